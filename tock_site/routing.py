@@ -1,0 +1,3 @@
+"""WebSocket routes. Each app contributes its own list."""
+
+websocket_urlpatterns: list = []
