@@ -1,0 +1,53 @@
+"""The shared game engine: pure Python, no Django (see ``docs/engine-api.md``).
+
+Every game kind implements :class:`games.engine.base.Game`; a game is built from its
+start event and driven by events (plain JSON objects), and its logs replay through
+:func:`replay`. Game kinds register themselves in :mod:`games.engine.base`.
+"""
+
+from __future__ import annotations
+
+from . import tock as _tock  # noqa: F401  (registers the TOCK game kind)
+from .base import (
+    FINISHED,
+    IN_PROGRESS,
+    STALEMATE,
+    Game,
+    game_class,
+    game_kinds,
+    register,
+    register_simulator,
+    restore,
+    start,
+)
+from .errors import EngineError, IllegalMove, InvalidEvent, LogError
+from .log import parse_log, replay, replay_text
+from .simulate import simulate
+from .tock import TockGame
+
+register_simulator("tock", _tock.simulate)
+
+#: Game kinds the engine knows (``"uno"``, ``"casino"`` will follow).
+GAME_KINDS: tuple[str, ...] = game_kinds()
+
+__all__ = [
+    "FINISHED",
+    "GAME_KINDS",
+    "IN_PROGRESS",
+    "STALEMATE",
+    "EngineError",
+    "Game",
+    "IllegalMove",
+    "InvalidEvent",
+    "LogError",
+    "TockGame",
+    "game_class",
+    "parse_log",
+    "register",
+    "register_simulator",
+    "replay",
+    "replay_text",
+    "restore",
+    "simulate",
+    "start",
+]
