@@ -1,0 +1,121 @@
+"""Admin for tournaments. Ratings and rating changes are read-only (derived data)."""
+
+from django.contrib import admin
+
+from tournaments.models import (
+    League,
+    Player,
+    Rating,
+    RatingChange,
+    RatingPool,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("handle", "display_name", "user")
+    search_fields = ("handle", "display_name")
+    raw_id_fields = ("user",)
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "kind", "k_factor", "rate_unverified", "is_public")
+    list_filter = ("kind",)
+    search_fields = ("name", "slug")
+    filter_horizontal = ("organizers",)
+
+
+class TournamentRoleInline(admin.TabularInline):
+    model = TournamentRole
+    extra = 0
+    raw_id_fields = ("user",)
+
+
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    raw_id_fields = ("player",)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "league", "starts_on", "status", "format", "table_size")
+    list_filter = ("status", "format", "league")
+    search_fields = ("name", "slug")
+    inlines = [TournamentRoleInline, RegistrationInline]
+
+
+@admin.register(TournamentRole)
+class TournamentRoleAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "user", "role")
+    list_filter = ("role",)
+    raw_id_fields = ("user", "tournament")
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "player", "checked_in", "dropped")
+    list_filter = ("checked_in", "dropped")
+    raw_id_fields = ("player", "tournament")
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "number", "status")
+    list_filter = ("status",)
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    raw_id_fields = ("player",)
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ("round", "number", "game")
+    raw_id_fields = ("game", "round")
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("table", "position", "player")
+    raw_id_fields = ("table", "player")
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "value", "games")
+    list_filter = ("kind",)
+    search_fields = ("player__handle",)
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ReadOnlyAdmin):
+    list_display = ("player", "kind", "game", "before", "after", "game_finished_at")
+    list_filter = ("kind",)
+    search_fields = ("player__handle",)
+
+
+@admin.register(RatingPool)
+class RatingPoolAdmin(ReadOnlyAdmin):
+    list_display = ("kind", "recomputed_at")

@@ -1,0 +1,36 @@
+"""Domain errors raised by the tournaments services (see :mod:`games.errors`)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy as _
+
+from games.errors import DomainError
+
+
+class NotAllowed(DomainError, PermissionDenied):
+    """The user lacks the role needed (anonymous users are always refused writes)."""
+
+    code = "not_allowed"
+    http_status = 403
+    default_message = _("You do not have permission to do this.")
+
+
+class NotFound(DomainError):
+    code = "not_found"
+    http_status = 404
+    default_message = _("Not found.")
+
+
+class InvalidConfiguration(DomainError):
+    code = "invalid_configuration"
+    http_status = 400
+    default_message = _("Invalid tournament settings.")
+
+
+class InvalidState(DomainError):
+    """The action is not possible in the current state (e.g. round not finished)."""
+
+    code = "invalid_state"
+    http_status = 409
+    default_message = _("This is not possible in the current state.")

@@ -1,0 +1,373 @@
+"""Players, leagues, tournaments (events), registrations, rounds, tables, seats, ratings.
+
+Invariants (enforced by :mod:`tournaments.services`, never by ``save()`` or signals):
+
+* A :class:`Player` is identified in game logs by its ``handle``; handles are unique
+  and never change once the player has played a game.
+* A :class:`Table` points at its :class:`games.models.Game` (``games`` knows nothing
+  about tournaments). Its :class:`Seat` rows, in ``position`` order, are the game's
+  clockwise order; the game's ``players`` equal the seats' handles in that order.
+* Ratings are per player and game kind, across leagues. :class:`RatingChange` keeps
+  every change (before, after, game); :class:`Rating` is the current value, always
+  equal to the last change of that player and kind (or 1500 with no games).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, GameKind
+
+#: Tiebreak keys understood by the standings selector, in the default order.
+TIEBREAK_BUCHHOLZ = "buchholz"
+TIEBREAK_FIRSTS = "firsts"
+TIEBREAK_PLACEMENT_SUM = "placement_sum"
+TIEBREAK_RATING = "rating"
+TIEBREAK_CHOICES = {
+    TIEBREAK_BUCHHOLZ: _("Opponents' average points"),
+    TIEBREAK_FIRSTS: _("Number of first places"),
+    TIEBREAK_PLACEMENT_SUM: _("Sum of placements (lower is better)"),
+    TIEBREAK_RATING: _("Rating"),
+}
+DEFAULT_TIEBREAKS = [TIEBREAK_BUCHHOLZ, TIEBREAK_FIRSTS, TIEBREAK_PLACEMENT_SUM, TIEBREAK_RATING]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class Player(models.Model):
+    handle = models.SlugField(_("handle"), max_length=40, unique=True)
+    display_name = models.CharField(_("display name"), max_length=100)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["handle"]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} (@{self.handle})"
+
+
+class League(models.Model):
+    """A league plays one game kind; its organizers may run all its tournaments."""
+
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
+    description = models.TextField(_("description"), blank=True, default="")
+    organizers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organizers"),
+        blank=True,
+        related_name="organized_leagues",
+    )
+    k_factor = models.FloatField(_("Elo K factor"), default=32.0)
+    rate_unverified = models.BooleanField(
+        _("rate unverified results"),
+        default=True,
+        help_text=_("Count results entered as placements only in the ratings."),
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(k_factor__gt=0), name="league_k_positive")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TournamentFormat(models.TextChoices):
+    SWISS = "swiss", _("Swiss (tables by standings)")
+    RANDOM = "random", _("Random tables every round")
+
+
+class TournamentStatus(models.TextChoices):
+    DRAFT = "draft", _("Draft")
+    REGISTRATION = "registration", _("Registration open")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class Tournament(models.Model):
+    """An event of a league."""
+
+    league = models.ForeignKey(
+        League, verbose_name=_("league"), on_delete=models.PROTECT, related_name="tournaments"
+    )
+    name = models.CharField(_("name"), max_length=120)
+    slug = models.SlugField(_("slug"), max_length=60)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True, default="")
+    format = models.CharField(
+        _("format"), max_length=16, choices=TournamentFormat.choices, default=TournamentFormat.SWISS
+    )
+    table_size = models.PositiveSmallIntegerField(_("table size"), default=4)
+    rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
+    points_per_place = models.JSONField(
+        _("points per placement"),
+        default=list,
+        blank=True,
+        help_text=_("Points for 1st, 2nd, ... place at a full table; empty for the default."),
+    )
+    tiebreaks = models.JSONField(_("tiebreak order"), default=default_tiebreaks, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    staff = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("staff"),
+        through="TournamentRole",
+        related_name="staffed_tournaments",
+        blank=True,
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-starts_on", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "slug"], name="tournament_unique_slug"),
+            models.CheckConstraint(
+                condition=models.Q(table_size__gte=2), name="tournament_table_size_min"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def kind(self) -> str:
+        return self.league.kind
+
+
+class Role(models.TextChoices):
+    ORGANIZER = "organizer", _("Organizer")
+    REFEREE = "referee", _("Referee")
+    SCOREKEEPER = "scorekeeper", _("Scorekeeper")
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament (a user may hold several roles)."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="tournament_roles",
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices)
+
+    class Meta:
+        verbose_name = _("tournament role")
+        verbose_name_plural = _("tournament roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user", "role"], name="tournamentrole_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} – {self.tournament}"
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="registrations",
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="registrations"
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    dropped = models.BooleanField(_("dropped"), default=False)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="registration_unique_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+
+class RoundStatus(models.TextChoices):
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=RoundStatus.choices, default=RoundStatus.RUNNING
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('round')} {self.number}"
+
+
+class Table(models.Model):
+    """A table of a round; it points at the game played there."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    game = models.OneToOneField(
+        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="table"
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_unique_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – {_('table')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player's seat at a table; ``position`` 0, 1, ... is the clockwise order."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField(_("position"))
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="seats"
+    )
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "player"], name="seat_unique_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.position}: {self.player.handle}"
+
+
+ELO_START = 1500.0
+PROVISIONAL_GAMES = 10
+
+
+class Rating(models.Model):
+    """Current Elo rating of a player for one game kind (across leagues)."""
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
+    value = models.FloatField(_("rating"), default=ELO_START)
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        ordering = ["kind", "-value"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "kind"], name="rating_unique_player_kind")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player.handle} {self.kind} {self.value:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
+
+class RatingChange(models.Model):
+    """One player's rating change from one game (for the history chart and audits)."""
+
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
+    before = models.FloatField(_("rating before"))
+    after = models.FloatField(_("rating after"))
+    game_finished_at = models.DateTimeField(_("game finished at"))
+    result_version = models.PositiveIntegerField(_("result version counted"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        ordering = ["kind", "game_finished_at", "game_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="ratingchange_unique")
+        ]
+        indexes = [
+            models.Index(fields=["kind", "game_finished_at", "game"], name="ratingchange_order"),
+            models.Index(fields=["player", "kind", "game_finished_at"], name="ratingchange_hist"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.before:.1f} -> {self.after:.1f} (game {self.game_id})"
+
+
+class RatingPool(models.Model):
+    """One row per game kind; locked (``select_for_update``) to serialize rating writes."""
+
+    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices, unique=True)
+    recomputed_at = models.DateTimeField(_("last recomputed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rating pool")
+        verbose_name_plural = _("rating pools")
+
+    def __str__(self) -> str:
+        return self.kind
