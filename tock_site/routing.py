@@ -1,3 +1,9 @@
-"""WebSocket routes. Each app contributes its own list."""
+"""WebSocket routes. Each app contributes its own list; add it to ``websocket_urlpatterns``."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from tock_site.consumers import PingConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/ping/", PingConsumer.as_asgi(), name="ws-ping"),
+]

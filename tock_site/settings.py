@@ -90,10 +90,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Fail fast (and let /healthz answer) when PostgreSQL cannot be reached.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5)
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache, channel layer, Celery ------------------------------------------------
 REDIS_URL = env("REDIS_URL", default="")
+# Keeps several sites (or parallel test runs) apart on one Redis.
+REDIS_KEY_PREFIX = env("REDIS_KEY_PREFIX", default="tock")
 
 if REDIS_URL:
     CACHES = {
@@ -101,6 +107,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "TIMEOUT": 300,
+            "KEY_PREFIX": REDIS_KEY_PREFIX,
             # A cache that cannot be reached must not take pages down with it.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
@@ -108,7 +115,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_KEY_PREFIX}:asgi"},
         }
     }
 else:
@@ -129,7 +136,10 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_IMPORTS = ["tock_site.tasks"]  # tock_site is not an app: autodiscovery misses it
+CELERY_BEAT_SCHEDULE: dict = {
+    "site-heartbeat": {"task": "tock_site.site_heartbeat", "schedule": 60.0},
+}
 
 # --- Auth -------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -1,0 +1,196 @@
+"""Shared fixtures and run-wide set-up for the whole test suite.
+
+Modes
+-----
+* No environment: SQLite, in-memory channel layer, local-memory cache.
+* ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` set: the suite runs against them.
+  Every run gets its own PostgreSQL test database (``test_<name>_<pid>_<random>``,
+  dropped at the end) and its own Redis key prefix, channel-layer prefix and Celery
+  queue, so parallel runs on one machine do not collide.
+* ``REQUIRE_SERVICES=1`` (CI): ``DATABASE_URL`` must point at PostgreSQL and
+  ``REDIS_URL`` must be set (else the run stops at once), and a test needing a
+  missing service fails instead of skipping.
+
+Celery runs **eagerly** in tests (``task_always_eager``) even on the real stack, so
+``task.delay()`` in service code runs in-process. Only tests that use the
+``real_celery_worker`` fixture send tasks through Redis to a real worker.
+
+Fixtures for everybody
+----------------------
+``redis_url``
+    The Redis URL (``REDIS_URL``), checked with a ping. Skips with a clear reason when
+    unset or unreachable; fails under ``REQUIRE_SERVICES=1``.
+``requires_postgres``
+    Skips unless the default database is PostgreSQL (fails under
+    ``REQUIRE_SERVICES=1``). Use it for tests of row locks, ``select_for_update``,
+    concurrent writers and other PostgreSQL-only behaviour.
+``real_celery_worker``
+    A real Celery worker (solo pool, in a thread) consuming this run's queue on
+    Redis; tasks are not eager while it runs. Implies ``transactional_db``: do not
+    mark such tests ``django_db`` without ``transaction=True``. Yields the Celery app.
+``redis_channel_layer``
+    ``CHANNEL_LAYERS`` switched to a Redis channel layer with a prefix of its own
+    for the test (needs Redis).
+
+Helper: :func:`missing_service` skips (or fails under ``REQUIRE_SERVICES=1``) with
+a reason; use it for any other service a test needs (e.g. Chromium).
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+import pytest
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
+RUN_ID = f"{os.getpid()}_{uuid.uuid4().hex[:6]}"
+POSTGRES_SCHEMES = ("postgres://", "postgresql://", "pgsql://")
+
+
+def missing_service(reason: str) -> NoReturn:
+    """Skip the test because a service is missing, or fail it under REQUIRE_SERVICES=1."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if REQUIRE_SERVICES:
+        database_url = os.environ.get("DATABASE_URL", "")
+        if not database_url.startswith(POSTGRES_SCHEMES):
+            raise pytest.UsageError(
+                "REQUIRE_SERVICES=1 needs DATABASE_URL pointing at PostgreSQL "
+                f"(got {database_url or 'nothing'!r})"
+            )
+        if not os.environ.get("REDIS_URL"):
+            raise pytest.UsageError("REQUIRE_SERVICES=1 needs REDIS_URL")
+
+    from django.conf import settings
+
+    if not settings.configured:  # pytest-django configures them before conftests load
+        return
+    if REQUIRE_SERVICES and settings.DATABASES["default"]["ENGINE"] != (
+        "django.db.backends.postgresql"
+    ):
+        raise pytest.UsageError("REQUIRE_SERVICES=1 but the settings do not use PostgreSQL")
+
+    # Keep this run's keys apart from other runs sharing the same Redis.
+    prefix = f"test-{RUN_ID}"
+    for cache in settings.CACHES.values():
+        if "redis" in cache["BACKEND"].lower():
+            cache["KEY_PREFIX"] = prefix
+    for layer in settings.CHANNEL_LAYERS.values():
+        if "redis" in layer["BACKEND"].lower():
+            layer.setdefault("CONFIG", {})["prefix"] = f"{prefix}:asgi"
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    settings.CELERY_TASK_DEFAULT_QUEUE = f"tock-{prefix}"
+
+    from tock_site.celery import app as celery_app
+
+    celery_app.conf.update(
+        task_always_eager=True,
+        task_eager_propagates=True,
+        task_default_queue=f"tock-{prefix}",
+        worker_hijack_root_logger=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """A test database of its own for every run (PostgreSQL); pytest-django drops it."""
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        if db["ENGINE"] == "django.db.backends.sqlite3":
+            continue  # in memory: private to the process anyway
+        test = db.setdefault("TEST", {})
+        base = test.get("NAME") or f"test_{db['NAME']}"
+        test["NAME"] = f"{base}_{RUN_ID}"[:63]
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        missing_service("REDIS_URL is not set; this test needs Redis")
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
+        client.ping()
+        client.close()
+    except Exception as exc:
+        missing_service(f"Redis at {url} is unreachable ({type(exc).__name__}: {exc})")
+    return url
+
+
+@pytest.fixture(scope="session")
+def requires_postgres() -> None:
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"]
+    if engine != "django.db.backends.postgresql":
+        missing_service(f"this test needs PostgreSQL (DATABASE_URL); the database is {engine}")
+
+
+@pytest.fixture
+def redis_channel_layer(redis_url: str, settings: Any) -> Iterator[dict[str, Any]]:
+    config = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [redis_url], "prefix": f"test-{RUN_ID}-{uuid.uuid4().hex[:6]}"},
+        }
+    }
+    settings.CHANNEL_LAYERS = config  # channels resets its layers on setting_changed
+    yield config
+
+
+@pytest.fixture
+def real_celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+    from django.db import connections
+
+    from tock_site.celery import app as celery_app
+
+    def close_worker_connections(**kwargs: Any) -> None:
+        # The worker thread's connections would keep the test database from being dropped.
+        connections.close_all()
+
+    saved = {
+        key: celery_app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")
+    }
+    celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    task_postrun.connect(close_worker_connections, weak=False)
+    try:
+        with start_worker(
+            celery_app,
+            pool="solo",
+            perform_ping_check=False,
+            shutdown_timeout=20,
+            loglevel="WARNING",
+        ):
+            yield celery_app
+    finally:
+        task_postrun.disconnect(close_worker_connections)
+        celery_app.conf.update(saved)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Remove this run's keys from Redis (cache entries, queue bindings)."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        keys = list(client.scan_iter(match=f"*test-{RUN_ID}*", count=500))
+        if keys:
+            client.delete(*keys)
+        client.close()
+    except Exception:  # cleanup is best effort; a missing Redis was reported by the tests
+        pass
