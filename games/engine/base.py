@@ -10,10 +10,10 @@ Everything else (legal moves, result, summary, cached state) is derived from the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, TypeVar
 
-from .errors import EngineError, InvalidEvent
+from .errors import EngineError, InvalidEvent, LogError
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
@@ -50,6 +50,18 @@ class Game(ABC):
     @abstractmethod
     def push(self, event: dict[str, Any]) -> None:
         """Validate and apply one event."""
+
+    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Push events in order; on the first bad one raise ``LogError`` with its line
+        (``event_count + 1``: the line numbering of the game's log)."""
+        push = self.push
+        for event in events:
+            try:
+                push(event)
+            except LogError:
+                raise
+            except EngineError as exc:
+                raise LogError(self.event_count + 1, str(exc), exc) from None
 
     def is_legal(self, event: dict[str, Any]) -> bool:
         """Whether :meth:`push` would accept ``event`` now (the game is not changed)."""

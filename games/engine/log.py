@@ -83,13 +83,8 @@ def replay(events: Iterable[dict[str, Any]]) -> Game:
         game = start(first)
     except EngineError as exc:
         raise LogError(1, str(exc), exc) from None
-    push = game.push
-    line = 1
-    try:
-        for line, event in enumerate(it, 2):  # noqa: B007  (line is used in the handler)
-            push(event)
-    except EngineError as exc:
-        raise LogError(line, str(exc), exc) from None
+    # The failing event is line ``event_count + 1`` (the start line counts).
+    game.push_many(it)
     return game
 
 

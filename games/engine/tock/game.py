@@ -20,10 +20,11 @@ objects: replaying logs fast is a product requirement (see ``bench/bench_engine.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, register
-from ..errors import IllegalMove, InvalidEvent
+from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
 from .rules import (
     DECK_SIZE,
     END_REASONS,
@@ -47,6 +48,7 @@ FLIP_KEYS = frozenset({"type", "player"})
 TOCK_KEYS = frozenset({"type", "player", "ruling", "referee"})
 END_KEYS = frozenset({"type", "reason", "referee", "placements"})
 RULINGS = ("correct", "incorrect")
+_FAST_KEYS = frozenset({"type", "player", "card", "to"})
 STATE_VERSION = 1
 
 
@@ -113,8 +115,10 @@ class TockGame(Game):
         self._status = IN_PROGRESS
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
-        self._seen: dict[tuple[Any, ...], int] = {}
-        self._seen_center: tuple[int, ...] | None = None
+        # Stalemate detection: positions (as compact bytes) seen at turn starts since the
+        # center last changed, with their counts; _seen_center = cards in the center then.
+        self._seen: dict[bytes, int] = {}
+        self._seen_center = -1
         self._events = 1
         self._turns = 1
 
@@ -215,6 +219,129 @@ class TockGame(Game):
             raise IllegalMove(f"the game is over ({self._status}); no events after the end")
         handler(self, event)
         self._events += 1
+
+    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Push events in order; raises ``LogError`` whose line is the failing event's.
+
+        Same result as calling :meth:`push` for each event, only faster: the common
+        events (a ``draw`` from the table or a ``play`` that breaks no priority) are
+        validated and applied inline here. Anything else (knocks, flips, stock draws,
+        infractions, errors) goes through :meth:`push`, which is the reference.
+        """
+        names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
+        center, deck, counts = self._center, self._deck, self._counts
+        tops = [q[-1] if q else -9 for q in piles]  # -9: fits nothing (cards are 1..21)
+        slow = self.push
+        try:
+            for ev in events:
+                j = None  # destination: -1 center, else a seat; None: use the slow path
+                if type(ev) is dict and self._status == IN_PROGRESS and ev.keys() <= _FAST_KEYS:
+                    kind = ev.get("type")
+                    me = self._active
+                    card = ev.get("card")
+                    if kind == "draw":
+                        # Drawing is clean only if the own top card fits nowhere.
+                        own = tops[me]  # type: ignore[index]
+                        if own > 0 and (
+                            own - 1 in tops
+                            or own + 1 in tops
+                            or (own == 1 and len(center) < SERIES)
+                            or (own <= TOP and own - 1 in center)
+                        ):
+                            kind = None
+                        elif not self._table:
+                            stock = stocks[me]  # type: ignore[index]
+                            if stock and (
+                                card is None or (type(card) is int and card == stock[-1])
+                            ):
+                                card = stock[-1]
+                            else:
+                                kind = None
+                        elif deck is not None:
+                            nxt = deck[self._pos]
+                            if card is None or (type(card) is int and card == nxt):
+                                card = nxt
+                            else:
+                                kind = None
+                        elif type(card) is not int or not 0 < card < 22 or not counts[card]:  # type: ignore[index]
+                            kind = None
+                    elif kind == "play":
+                        if type(card) is not int or tops[me] != card:  # type: ignore[index]
+                            kind = None
+                    else:
+                        kind = None
+                    if kind is not None and ev.get("player") == names[me]:  # type: ignore[index]
+                        if card == 1:
+                            slot = len(center) if len(center) < SERIES else -1
+                        elif card <= TOP and card - 1 in center:
+                            slot = center.index(card - 1)
+                        else:
+                            slot = -1
+                        to = ev.get("to")
+                        if to == "center":
+                            if slot >= 0:
+                                j = -1
+                        elif type(to) is str and to in idx:
+                            t = idx[to]
+                            if t == me:
+                                # Own discard: only a drawn card that fits nowhere.
+                                if (
+                                    kind == "draw"
+                                    and slot < 0
+                                    and not (
+                                        (card - 1 in tops or card + 1 in tops)
+                                        and self._fits_other(card, me)  # type: ignore[arg-type]
+                                    )
+                                ):
+                                    j = t
+                            elif slot < 0 and (tops[t] - card) in (1, -1):
+                                j = t
+                if j is None:
+                    slow(ev)
+                    tops = [q[-1] if q else -9 for q in piles]
+                    continue
+                # -- apply: the event is legal and breaks no priority
+                settle = False
+                if kind == "draw":
+                    if not self._table:
+                        stock.pop()
+                        settle = not stock and not piles[me]  # type: ignore[index]
+                    else:
+                        if deck is not None:
+                            self._pos += 1
+                        else:
+                            counts[card] -= 1  # type: ignore[index]
+                        self._table -= 1
+                        settle = not self._table  # the table just ran out
+                else:
+                    pile = piles[me]  # type: ignore[index]
+                    pile.pop()
+                    if pile:
+                        tops[me] = pile[-1]  # type: ignore[index]
+                    else:
+                        tops[me] = -9  # type: ignore[index]
+                        # Only the active player loses own cards here: maybe goes out.
+                        settle = not self._table and not stocks[me]  # type: ignore[index]
+                if j == -1:
+                    if card == 1:
+                        center.append(1)
+                    else:
+                        center[slot] = card
+                else:
+                    piles[j].append(card)
+                    tops[j] = card
+                if not self._acted:
+                    self._acted = True
+                    self._prev_player = None
+                    self._prev = []
+                self._events += 1
+                if settle or (card == TOP and j == -1):
+                    self._settle(j == me)
+                    tops = [q[-1] if q else -9 for q in piles]
+                elif j == me:
+                    self._next_turn()
+        except EngineError as exc:
+            raise LogError(self._events + 1, str(exc), exc) from None
 
     # ------------------------------------------------------------------ rule helpers
     def _center_slot(self, card: int) -> int:
@@ -423,9 +550,7 @@ class TockGame(Game):
             kinds.append(FORGOT_DISCARD)
         if to == me:
             if self._fits(card, me):
-                self._infraction(
-                    WRONG_DISCARD, me, f"drawn {card} fits {self._where(card, me)}"
-                )
+                self._infraction(WRONG_DISCARD, me, f"drawn {card} fits {self._where(card, me)}")
                 kinds.append(WRONG_DISCARD)
         elif to != -1:
             top = self._piles[to]
@@ -605,11 +730,18 @@ class TockGame(Game):
         if self._table == 0:
             # Stalemate: the same position at the start of a turn for the third time.
             # The center only grows, so positions seen with another center never recur.
-            center = tuple(self._center)
+            # (A series with top t holds t cards, so sum() counts the center's cards.)
+            center = sum(self._center)
             if center != self._seen_center:
                 self._seen = {}
                 self._seen_center = center
-            key = (p, tuple(map(tuple, self._piles)), tuple(map(tuple, self._stocks)))
+            # Cards are 1..21, so each pile/stock is a byte string; 255/254 separate them.
+            key = (
+                bytes((p,))
+                + b"\xff".join(map(bytes, self._piles))
+                + b"\xfe"
+                + b"\xff".join(map(bytes, self._stocks))
+            )
             seen = self._seen.get(key, 0) + 1
             self._seen[key] = seen
             if seen >= 3:
@@ -753,11 +885,8 @@ class TockGame(Game):
             if self._placements is None
             else [[p, v] for p, v in self._placements.items()],
             "end": None if self._end is None else dict(self._end),
-            "seen_center": None if self._seen_center is None else list(self._seen_center),
-            "seen": [
-                [key[0], [list(x) for x in key[1]], [list(x) for x in key[2]], count]
-                for key, count in self._seen.items()
-            ],
+            "seen_center": self._seen_center,
+            "seen": [[key.hex(), count] for key, count in self._seen.items()],
             "events": self._events,
             "turns": self._turns,
         }
@@ -793,12 +922,8 @@ class TockGame(Game):
             pl = state["placements"]
             g._placements = None if pl is None else {p: v for p, v in pl}
             g._end = None if state["end"] is None else dict(state["end"])
-            sc = state["seen_center"]
-            g._seen_center = None if sc is None else tuple(sc)
-            g._seen = {
-                (a, tuple(map(tuple, b)), tuple(map(tuple, c))): count
-                for a, b, c, count in state["seen"]
-            }
+            g._seen_center = state["seen_center"]
+            g._seen = {bytes.fromhex(key): count for key, count in state["seen"]}
             g._events = state["events"]
             g._turns = state["turns"]
         except (KeyError, TypeError, ValueError) as exc:
