@@ -1,0 +1,407 @@
+"""Write services for games: the three ways to record a result, one rule.
+
+The rule: when a game has a log, its result is whatever the engine derives by
+replaying that log. Every service here
+
+* runs in ``transaction.atomic()`` with the game row locked (``select_for_update``),
+  so two writers on the same game are serialized, and the ``(game, sequence)``
+  unique constraint is the last line of defence (an ``IntegrityError`` becomes
+  :class:`~games.errors.StaleSequence`);
+* validates everything before writing anything: raising a
+  :class:`~games.errors.DomainError` means nothing was stored;
+* keeps the derived-state cache (``state``, ``summary``, ``state_sequence``) equal to
+  a replay of the log from scratch.
+
+Sequence numbers start at 1 with the ``start`` event (see :mod:`games.models`); the
+client sends the sequence number it wants to write, i.e. ``last_sequence + 1``.
+
+These services know nothing about tournaments or permissions. The API must call the
+wrappers in :mod:`tournaments.services.recording`, which check the user's role, check
+the players against the table's seats and update standings/ratings on commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import games.engine as engine
+from games.engine import jsonio
+from games.errors import (
+    EventRejected,
+    GameFinished,
+    LogRejected,
+    MalformedInput,
+    ResultConflict,
+    ResultMismatch,
+    StaleSequence,
+)
+from games.models import Game, GameEvent, GameKind, GameStatus, ResultSource
+
+#: Largest accepted event (serialized), and log (bytes).
+MAX_EVENT_BYTES = 16 * 1024
+MAX_LOG_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RecordOutcome:
+    """What a recording service did.
+
+    ``game`` is the updated game (re-read under lock: use it, not the object you
+    passed in); ``events_added`` the number of new log lines; ``result_changed`` is
+    true when the game's placements (or their source) changed, i.e. standings and
+    ratings must follow.
+    """
+
+    game: Game
+    events_added: int
+    result_changed: bool
+
+
+def _actor(user: Any) -> Any:
+    """The user to store as author: ``None`` for anonymous/system callers."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return user
+
+
+def _normalize_event(event: Any) -> dict[str, Any]:
+    """Check that ``event`` is a JSON object of bounded size; return a JSON-clean copy."""
+    if not isinstance(event, Mapping):
+        raise MalformedInput(_("An event must be a JSON object."))
+    try:
+        text = jsonio.dumps(dict(event))
+    except (TypeError, ValueError) as exc:
+        raise MalformedInput(_("The event is not valid JSON: %(error)s") % {"error": exc}) from exc
+    if len(text) > MAX_EVENT_BYTES:
+        raise MalformedInput(_("The event is too large."))
+    return jsonio.loads(text)
+
+
+def _check_sequence_number(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise MalformedInput(_("The expected sequence number must be a positive integer."))
+    return value
+
+
+def _check_start(game: Game, start_event: dict[str, Any], eng: engine.Game) -> None:
+    """The start event must be of the game's kind and name the game's players in order."""
+    if start_event.get("game") != game.kind:
+        raise ResultMismatch(
+            _("The start event is for game %(got)r, but this game is %(kind)r.")
+            % {"got": start_event.get("game"), "kind": game.kind}
+        )
+    if game.players and list(eng.players) != list(game.players):
+        raise ResultMismatch(
+            _("The log's players %(got)s differ from the seated players %(seated)s (seat order).")
+            % {"got": ", ".join(eng.players), "seated": ", ".join(game.players)}
+        )
+
+
+def _load_engine(game: Game) -> engine.Game | None:
+    """The engine game after the last stored event: the cache when fresh, else a replay."""
+    if game.last_sequence == 0:
+        return None
+    if game.cache_is_fresh:
+        return engine.restore(game.state)
+    events = list(
+        GameEvent.objects.filter(game=game).order_by("sequence").values_list("data", flat=True)
+    )
+    return engine.replay(events)
+
+
+def _apply_derived(game: Game, eng: engine.Game) -> bool:
+    """Copy the engine's derived state onto ``game`` (not saved). Return result_changed."""
+    game.state = eng.to_state()
+    game.summary = eng.summary()
+    game.state_sequence = game.last_sequence
+    places = eng.placements() if eng.is_over else None
+    source = ResultSource.LOG if places is not None else ResultSource.NONE
+    if places is None and game.result_source == ResultSource.PLACEMENTS:
+        # An unfinished log (the start event only) does not erase a placements-only result.
+        return False
+    game.status = eng.status
+    changed = places != game.placements or source != game.result_source
+    if changed:
+        game.placements = places
+        game.result_source = source
+        game.result_version += 1
+        if places is None:
+            game.finished_at = None
+        elif game.finished_at is None:
+            game.finished_at = timezone.now()
+    return changed
+
+
+def _locked(game: Game | int) -> Game:
+    pk = game.pk if isinstance(game, Game) else game
+    return Game.objects.select_for_update().get(pk=pk)
+
+
+def game_create(
+    *,
+    kind: str,
+    players: Iterable[str] | None = None,
+    start_event: Mapping[str, Any] | None = None,
+    user: Any = None,
+) -> Game:
+    """Create a game of ``kind``.
+
+    ``players`` (seat order) fixes who must be named by the start event; with a
+    ``start_event`` the game starts at once (event 1 is stored). Without either the
+    players are taken from the first start event recorded.
+    """
+    if kind not in GameKind.values:
+        raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind})
+    names = list(players or [])
+    if len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
+        raise MalformedInput(_("Players must be distinct non-empty handles."))
+    with transaction.atomic():
+        game = Game.objects.create(kind=kind, players=names, created_by=_actor(user))
+        if start_event is not None:
+            game = game_append_event(
+                game=game, event=start_event, expected_sequence=1, user=user
+            ).game
+    return game
+
+
+def game_append_event(
+    *, game: Game | int, event: Any, expected_sequence: Any, user: Any
+) -> RecordOutcome:
+    """Append one event to a game's log (live scorekeeping).
+
+    Rules:
+
+    * ``expected_sequence`` must be exactly ``last_sequence + 1``, else
+      :class:`StaleSequence` carrying the current sequence (409);
+    * the game must not be over (:class:`GameFinished`) nor carry a placements-only
+      result;
+    * event 1 must be the ``start`` event naming the game's players in seat order
+      (:class:`ResultMismatch`);
+    * the engine validates the event against the state after the last event; a refusal
+      raises :class:`EventRejected` with the engine's one-line reason (422).
+
+    Nothing is stored unless the event is accepted. The state cache is advanced by
+    pushing the one event onto the cached state (no replay when the cache is fresh).
+    """
+    expected_sequence = _check_sequence_number(expected_sequence)
+    data = _normalize_event(event)
+    with transaction.atomic():
+        game = _locked(game)
+        if game.is_over or game.result_source == ResultSource.PLACEMENTS:
+            raise GameFinished()
+        if expected_sequence != game.last_sequence + 1:
+            raise StaleSequence(game.last_sequence, expected_sequence)
+        try:
+            if game.last_sequence == 0:
+                eng = engine.start(data)
+            else:
+                eng = _load_engine(game)
+                eng.push(data)
+        except engine.EngineError as exc:
+            raise EventRejected(str(exc), sequence=expected_sequence) from exc
+        if expected_sequence == 1:
+            _check_start(game, data, eng)
+            game.start_event = data
+            if not game.players:
+                game.players = list(eng.players)
+        try:
+            with transaction.atomic():
+                GameEvent.objects.create(
+                    game=game, sequence=expected_sequence, data=data, recorded_by=_actor(user)
+                )
+        except IntegrityError as exc:  # a writer that bypassed the row lock
+            current = GameEvent.objects.filter(game=game).count()
+            raise StaleSequence(current, expected_sequence) from exc
+        game.last_sequence = expected_sequence
+        changed = _apply_derived(game, eng)
+        game.save()
+    return RecordOutcome(game=game, events_added=1, result_changed=changed)
+
+
+def _parse_log(log: str | bytes | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    if isinstance(log, str | bytes):
+        if len(log) > MAX_LOG_BYTES:
+            raise MalformedInput(_("The log is too large."))
+        try:
+            return engine.parse_log(log)
+        except engine.LogError as exc:
+            raise LogRejected(exc.line, exc.reason) from exc
+    events = []
+    for n, event in enumerate(log, start=1):
+        try:
+            events.append(_normalize_event(event))
+        except MalformedInput as exc:
+            raise LogRejected(n, str(exc.message)) from exc
+    return events
+
+
+def game_attach_log(
+    *, game: Game | int, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
+) -> RecordOutcome:
+    """Store a whole log (JSON Lines text, or a list of event objects) for a game.
+
+    The log is parsed and replayed completely before anything is stored (all or
+    nothing; :class:`LogRejected` carries the 1-based line of the first bad line). Its
+    players must equal the game's seated players in seat order (:class:`ResultMismatch`).
+
+    If the game already has events, the log must start with exactly those events (it
+    completes a partially recorded game); uploading the same log again is a no-op.
+    A placements-only result is replaced by the verified, log-derived one.
+    """
+    events = _parse_log(log)
+    if not events:
+        raise LogRejected(1, _("the log is empty"))
+    try:
+        eng = engine.replay(events)
+    except engine.LogError as exc:
+        raise LogRejected(exc.line, exc.reason) from exc
+    with transaction.atomic():
+        game = _locked(game)
+        _check_start(game, events[0], eng)
+        stored = list(
+            GameEvent.objects.filter(game=game).order_by("sequence").values_list("data", flat=True)
+        )
+        if len(stored) > len(events) or events[: len(stored)] != stored:
+            first_diff = next(
+                (i for i, (a, b) in enumerate(zip(stored, events, strict=False)) if a != b),
+                min(len(stored), len(events)),
+            )
+            raise ResultConflict(
+                _(
+                    "The log differs from the %(count)d events already recorded for this "
+                    "game (first difference at line %(line)d); events are never replaced."
+                )
+                % {"count": len(stored), "line": first_diff + 1},
+                line=first_diff + 1,
+            )
+        new = events[len(stored) :]
+        actor = _actor(user)
+        try:
+            with transaction.atomic():
+                GameEvent.objects.bulk_create(
+                    GameEvent(game=game, sequence=n, data=data, recorded_by=actor)
+                    for n, data in enumerate(new, start=len(stored) + 1)
+                )
+        except IntegrityError as exc:
+            raise StaleSequence(len(stored)) from exc
+        if not game.players:
+            game.players = list(eng.players)
+        game.start_event = events[0]
+        game.last_sequence = len(events)
+        changed = _apply_derived(game, eng)
+        game.save()
+    return RecordOutcome(game=game, events_added=len(new), result_changed=changed)
+
+
+def validate_placements(players: list[str], placements: Any) -> dict[str, int]:
+    """Check a placements mapping against the players; return it in seat order.
+
+    Every player gets exactly one place; places are competition ranks (ties share a
+    place and the next place is skipped: 1, 2, 2, 4).
+    """
+    if not isinstance(placements, Mapping):
+        raise MalformedInput(_("Placements must be an object mapping player to place."))
+    if set(placements) != set(players):
+        missing = sorted(set(players) - set(placements))
+        unknown = sorted(set(placements) - set(players))
+        raise ResultMismatch(
+            _(
+                "Placements do not match the seated players (missing: %(missing)s; not seated: "
+                "%(unknown)s)."
+            )
+            % {"missing": ", ".join(missing) or "-", "unknown": ", ".join(unknown) or "-"}
+        )
+    places = {}
+    for p in players:
+        v = placements[p]
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= len(players):
+            raise ResultMismatch(
+                _("The place of %(player)s must be an integer from 1 to %(n)d.")
+                % {"player": p, "n": len(players)}
+            )
+        places[p] = v
+    values = list(places.values())
+    if any(v != 1 + sum(1 for w in values if w < v) for v in values):
+        raise ResultMismatch(
+            _(
+                "Places must be competition ranks: ties share a place, then places are skipped "
+                "(e.g. 1, 2, 2, 4)."
+            )
+        )
+    return places
+
+
+def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> RecordOutcome:
+    """Record a result as placements only (unverified), for a game whose log is missing.
+
+    Allowed when the game has no log beyond its start event and no log-derived result;
+    a previous placements-only result may be corrected this way. The placements must
+    cover exactly the game's players (:class:`ResultMismatch`); a game with no
+    players yet takes them from the placements (in the given order).
+    """
+    with transaction.atomic():
+        game = _locked(game)
+        if game.result_source == ResultSource.LOG or game.last_sequence > 1:
+            raise ResultConflict(
+                _(
+                    "This game has a recorded log; its result is derived from the log. Record "
+                    "a correction as an event (e.g. an adjudicated end) instead."
+                )
+            )
+        players = list(game.players)
+        if not players:
+            if not isinstance(placements, Mapping) or len(placements) < 2:
+                raise ResultMismatch(_("A result needs at least two players."))
+            players = [str(p) for p in placements]
+        places = validate_placements(players, placements)
+        changed = places != game.placements or game.result_source != ResultSource.PLACEMENTS
+        if changed:
+            game.players = players
+            game.placements = places
+            game.result_source = ResultSource.PLACEMENTS
+            game.result_version += 1
+            game.status = GameStatus.FINISHED
+            if game.finished_at is None:
+                game.finished_at = timezone.now()
+            game.created_by = game.created_by or _actor(user)
+            game.save()
+    return RecordOutcome(game=game, events_added=0, result_changed=changed)
+
+
+def game_refresh_cache(*, game: Game | int) -> Game:
+    """Rebuild the derived-state cache by replaying the whole log (idempotent).
+
+    Used by the cache self-check and after engine upgrades. The derived result follows
+    the replay (a changed result bumps ``result_version``).
+    """
+    with transaction.atomic():
+        game = _locked(game)
+        if game.last_sequence == 0:
+            return game
+        game.state = None
+        eng = _load_engine(game)
+        _apply_derived(game, eng)
+        game.save()
+    return game
+
+
+def game_create_batch(*, kind: str, seatings: list[list[str]], user: Any) -> list[Game]:
+    """Create one not-yet-started game per seating (seat order), in one query.
+
+    Used when a round is seated. Each seating needs distinct non-empty handles.
+    """
+    if kind not in GameKind.values:
+        raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind})
+    for names in seatings:
+        if len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
+            raise MalformedInput(_("Players must be distinct non-empty handles."))
+    actor = _actor(user)
+    return Game.objects.bulk_create(
+        [Game(kind=kind, players=list(names), created_by=actor) for names in seatings]
+    )

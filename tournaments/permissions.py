@@ -1,0 +1,153 @@
+"""Who may do what: role checks used by the services (and by the API for reads).
+
+Roles per tournament: **organizer** (everything: settings, registrations, rounds,
+results), **scorekeeper** (record results of the tournament's games), **referee**
+(record results and rulings, which are events). Organizers of a league are organizers
+of all its tournaments; superusers may do everything. Anonymous users may never write.
+
+A friendly game (no table) may be recorded by its creator, staff and superusers.
+
+``SYSTEM`` is the actor for management commands and Celery tasks: it passes every
+check and is stored as "no user".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+from tournaments.errors import NotAllowed
+from tournaments.models import League, Role, Table, Tournament, TournamentRole
+
+
+class _SystemActor:
+    """Management commands and tasks. Not a user: services store it as ``None``."""
+
+    is_authenticated = False  # so that it is never stored as an author
+    is_superuser = True
+    is_staff = True
+    pk = None
+
+    def __repr__(self) -> str:
+        return "SYSTEM"
+
+
+SYSTEM: Any = _SystemActor()
+ALL_ROLES = frozenset(Role.values)
+
+
+def _is_system(user: Any) -> bool:
+    return user is SYSTEM
+
+
+def _is_user(user: Any) -> bool:
+    return user is not None and bool(getattr(user, "is_authenticated", False))
+
+
+def _is_superuser(user: Any) -> bool:
+    return _is_system(user) or (_is_user(user) and bool(user.is_superuser))
+
+
+def user_can_manage_league(*, user: Any, league: League) -> bool:
+    """Superusers and the league's organizers."""
+    if _is_superuser(user):
+        return True
+    if not _is_user(user):
+        return False
+    return league.organizers.filter(pk=user.pk).exists()
+
+
+def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str]:
+    """The roles ``user`` holds in ``tournament`` (league organizers are organizers)."""
+    if _is_superuser(user):
+        return ALL_ROLES
+    if not _is_user(user):
+        return frozenset()
+    roles = set(
+        TournamentRole.objects.filter(tournament=tournament, user=user).values_list(
+            "role", flat=True
+        )
+    )
+    if Role.ORGANIZER not in roles and user_can_manage_league(user=user, league=tournament.league):
+        roles.add(Role.ORGANIZER)
+    return frozenset(roles)
+
+
+def user_can_view_tournament(*, user: Any, tournament: Tournament) -> bool:
+    """Public tournaments of public leagues are visible to all; others to their staff."""
+    if tournament.is_public and tournament.league.is_public:
+        return True
+    return bool(user_tournament_roles(user=user, tournament=tournament))
+
+
+def user_can_manage_tournament(*, user: Any, tournament: Tournament) -> bool:
+    return Role.ORGANIZER in user_tournament_roles(user=user, tournament=tournament)
+
+
+def game_tournament(*, game: Game) -> Tournament | None:
+    """The tournament a game is played in, ``None`` for a friendly game."""
+    table = (
+        Table.objects.filter(game_id=game.pk).select_related("round__tournament__league").first()
+    )
+    return table.round.tournament if table else None
+
+
+def user_can_view_game(*, user: Any, game: Game) -> bool:
+    tournament = game_tournament(game=game)
+    if tournament is None:
+        return True
+    return user_can_view_tournament(user=user, tournament=tournament)
+
+
+def user_can_record_game(*, user: Any, game: Game) -> bool:
+    """Organizers, scorekeepers and referees of the game's tournament.
+
+    For a friendly game: its creator, staff and superusers.
+    """
+    if _is_superuser(user):
+        return True
+    if not _is_user(user):
+        return False
+    tournament = game_tournament(game=game)
+    if tournament is None:
+        return bool(user.is_staff) or game.created_by_id == user.pk
+    return bool(user_tournament_roles(user=user, tournament=tournament))
+
+
+def user_can_referee_game(*, user: Any, game: Game) -> bool:
+    """Organizers and referees of the game's tournament (rulings, adjudicated ends)."""
+    if _is_superuser(user):
+        return True
+    tournament = game_tournament(game=game)
+    if tournament is None:
+        return user_can_record_game(user=user, game=game)
+    roles = user_tournament_roles(user=user, tournament=tournament)
+    return bool(roles & {Role.ORGANIZER, Role.REFEREE})
+
+
+def _deny(user: Any) -> NotAllowed:
+    if not _is_user(user) and not _is_system(user):
+        return NotAllowed(_("You must be signed in to do this."))
+    return NotAllowed()
+
+
+def ensure_can_manage_league(*, user: Any, league: League) -> None:
+    if not user_can_manage_league(user=user, league=league):
+        raise _deny(user)
+
+
+def ensure_can_manage_tournament(*, user: Any, tournament: Tournament) -> None:
+    if not user_can_manage_tournament(user=user, tournament=tournament):
+        raise _deny(user)
+
+
+def ensure_can_record_game(*, user: Any, game: Game) -> None:
+    if not user_can_record_game(user=user, game=game):
+        raise _deny(user)
+
+
+def ensure_can_view_tournament(*, user: Any, tournament: Tournament) -> None:
+    if not user_can_view_tournament(user=user, tournament=tournament):
+        raise _deny(user)

@@ -1,0 +1,275 @@
+"""Read-only queries of the tournaments app. Nothing here writes to the database."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from games.models import Game
+from tournaments.errors import NotFound
+from tournaments.models import (
+    ELO_START,
+    PROVISIONAL_GAMES,
+    TIEBREAK_BUCHHOLZ,
+    TIEBREAK_FIRSTS,
+    TIEBREAK_PLACEMENT_SUM,
+    TIEBREAK_RATING,
+    League,
+    Player,
+    Rating,
+    RatingChange,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.permissions import _is_superuser, _is_user
+from tournaments.scoring import default_points, table_points
+
+# --------------------------------------------------------------------------- leagues
+
+
+def league_list(*, user: Any = None) -> QuerySet[League]:
+    """Public leagues, plus those the user organizes (all for superusers)."""
+    qs = League.objects.all()
+    if _is_superuser(user):
+        return qs
+    if _is_user(user):
+        return qs.filter(Q(is_public=True) | Q(organizers=user)).distinct()
+    return qs.filter(is_public=True)
+
+
+def league_get(*, slug: str) -> League:
+    try:
+        return League.objects.get(slug=slug)
+    except League.DoesNotExist as exc:
+        raise NotFound() from exc
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def tournament_list(*, user: Any = None, league: League | None = None) -> QuerySet[Tournament]:
+    """Tournaments the user may see: public ones of public leagues, and those they staff."""
+    qs = Tournament.objects.select_related("league")
+    if league is not None:
+        qs = qs.filter(league=league)
+    if _is_superuser(user):
+        return qs
+    public = Q(is_public=True, league__is_public=True)
+    if _is_user(user):
+        return qs.filter(public | Q(roles__user=user) | Q(league__organizers=user)).distinct()
+    return qs.filter(public)
+
+
+def tournament_get(*, tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.select_related("league").get(pk=int(tournament_id))
+    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist) as exc:
+        raise NotFound() from exc
+
+
+def registration_list(*, tournament: Tournament) -> QuerySet[Registration]:
+    return Registration.objects.filter(tournament=tournament).select_related("player")
+
+
+def round_list(*, tournament: Tournament) -> QuerySet[Round]:
+    return Round.objects.filter(tournament=tournament).order_by("number")
+
+
+def round_tables(*, round: Round) -> QuerySet[Table]:
+    """The round's tables with their game (without the cached state) and seats, 3 queries."""
+    return (
+        Table.objects.filter(round=round)
+        .select_related("game")
+        .defer("game__state", "game__summary")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .order_by("number")
+    )
+
+
+def table_for_game(*, game: Game) -> Table | None:
+    return (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament__league")
+        .prefetch_related("seats__player")
+        .first()
+    )
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass
+class StandingRow:
+    """One line of the standings. ``places`` lists the player's place per round."""
+
+    rank: int
+    player_id: int
+    handle: str
+    display_name: str
+    points: float = 0.0
+    games: int = 0
+    firsts: int = 0
+    placement_sum: int = 0
+    buchholz: float = 0.0
+    rating: float = ELO_START
+    provisional: bool = True
+    dropped: bool = False
+    places: dict[int, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _sort_key(row: StandingRow, tiebreaks: list[str]) -> tuple:
+    key: list[float] = [-row.points]
+    for t in tiebreaks:
+        if t == TIEBREAK_BUCHHOLZ:
+            key.append(-row.buchholz)
+        elif t == TIEBREAK_FIRSTS:
+            key.append(-row.firsts)
+        elif t == TIEBREAK_PLACEMENT_SUM:
+            key.append(row.placement_sum)
+        elif t == TIEBREAK_RATING:
+            key.append(-row.rating)
+    return tuple(key)
+
+
+def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
+    """Standings of a tournament, best first, from a bounded number of queries (4).
+
+    Points: per finished game (log-derived or placements-only), from the tournament's
+    points per placement (:func:`tournaments.scoring.table_points`: shared places share,
+    other table sizes interpolate). Games without a result do not count yet.
+
+    Then the tiebreaks in ``tournament.tiebreaks`` order:
+    ``buchholz`` (the average, over every opponent met at every table, of that
+    opponent's points; higher is better), ``firsts`` (first places, shared ones
+    included), ``placement_sum`` (sum of places; lower is better), ``rating`` (current
+    Elo for the league's game kind). Rows equal on points and every tiebreak share a
+    rank. Every registered player is listed (dropped ones flagged), plus anyone seated.
+    """
+    points_list = list(tournament.points_per_place or default_points(tournament.table_size))
+    rows: dict[int, StandingRow] = {}
+    for reg in Registration.objects.filter(tournament=tournament).values(
+        "player_id", "player__handle", "player__display_name", "dropped"
+    ):
+        rows[reg["player_id"]] = StandingRow(
+            rank=0,
+            player_id=reg["player_id"],
+            handle=reg["player__handle"],
+            display_name=reg["player__display_name"],
+            dropped=reg["dropped"],
+        )
+    tables = Table.objects.filter(round__tournament=tournament).values_list(
+        "id", "round__number", "game__placements"
+    )
+    results = {tid: (number, places) for tid, number, places in tables if places}
+    seated: dict[int, list[int]] = defaultdict(list)
+    for table_id, player_id, handle, name in Seat.objects.filter(
+        table__round__tournament=tournament
+    ).values_list("table_id", "player_id", "player__handle", "player__display_name"):
+        if player_id not in rows:
+            rows[player_id] = StandingRow(
+                rank=0, player_id=player_id, handle=handle, display_name=name
+            )
+        if table_id in results:
+            seated[table_id].append(player_id)
+    handle_of = {pid: row.handle for pid, row in rows.items()}
+    opponents: dict[int, list[int]] = defaultdict(list)
+    for table_id, players in seated.items():
+        number, placements = results[table_id]
+        pts = table_points(points_list, placements)
+        for pid in players:
+            h = handle_of[pid]
+            if h not in placements:
+                continue
+            row = rows[pid]
+            place = placements[h]
+            row.points += pts[h]
+            row.games += 1
+            row.placement_sum += place
+            row.firsts += place == 1
+            row.places[number] = place
+            opponents[pid].extend(o for o in players if o != pid)
+    for rating in Rating.objects.filter(
+        kind=tournament.league.kind, player__registrations__tournament=tournament
+    ).values("player_id", "value", "games"):
+        row = rows.get(rating["player_id"])
+        if row is not None:
+            row.rating = rating["value"]
+            row.provisional = rating["games"] < PROVISIONAL_GAMES
+    for pid, opps in opponents.items():
+        rows[pid].buchholz = sum(rows[o].points for o in opps) / len(opps)
+    tiebreaks = list(tournament.tiebreaks or [])
+    ordered = sorted(rows.values(), key=lambda r: (_sort_key(r, tiebreaks), r.handle))
+    previous = None
+    for i, row in enumerate(ordered, start=1):
+        key = _sort_key(row, tiebreaks)
+        row.rank = i if key != previous else ordered[i - 2].rank
+        previous = key
+    return ordered
+
+
+# --------------------------------------------------------------------------- players & ratings
+
+
+def player_get(*, handle: str) -> Player:
+    try:
+        return Player.objects.get(handle=handle)
+    except Player.DoesNotExist as exc:
+        raise NotFound() from exc
+
+
+def player_list(*, search: str | None = None) -> QuerySet[Player]:
+    qs = Player.objects.all()
+    if search:
+        qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
+    return qs
+
+
+def player_ratings(*, player: Player) -> list[dict[str, Any]]:
+    """The player's rating per game kind (only kinds with rated games)."""
+    return [
+        {
+            "kind": r.kind,
+            "rating": r.value,
+            "games": r.games,
+            "provisional": r.provisional,
+        }
+        for r in Rating.objects.filter(player=player).order_by("kind")
+    ]
+
+
+def player_rating(*, player: Player, kind: str) -> dict[str, Any]:
+    r = Rating.objects.filter(player=player, kind=kind).first()
+    value, games = (r.value, r.games) if r else (ELO_START, 0)
+    return {
+        "kind": kind,
+        "rating": value,
+        "games": games,
+        "provisional": games < PROVISIONAL_GAMES,
+    }
+
+
+def player_rating_history(*, player: Player, kind: str) -> list[dict[str, Any]]:
+    """Every rating change of the player for ``kind``, in rating order (for the chart)."""
+    return list(
+        RatingChange.objects.filter(player=player, kind=kind)
+        .order_by("game_finished_at", "game_id")
+        .values("game_id", "before", "after", "game_finished_at")
+    )
+
+
+def rating_leaderboard(*, kind: str, include_provisional: bool = True) -> QuerySet[Rating]:
+    qs = Rating.objects.filter(kind=kind).select_related("player").order_by("-value", "player_id")
+    if not include_provisional:
+        qs = qs.filter(games__gte=PROVISIONAL_GAMES)
+    return qs

@@ -1,0 +1,245 @@
+"""Elo ratings per player and game kind, across leagues.
+
+Rules
+    * Everyone starts at 1500 (:data:`tournaments.models.ELO_START`).
+    * A game is *rated* when it has a result (log-derived or placements-only), a finish
+      time, and at least 2 of its players are known :class:`Player` handles (unknown
+      handles are left out). A placements-only result is rated unless the league of the
+      game's tournament has ``rate_unverified = False``.
+    * ``K`` is the league's ``k_factor``; a friendly game (no table) uses
+      :data:`FRIENDLY_K` (32).
+    * Games count in the order they finished, then by id.
+    * Fewer than 10 rated games: provisional.
+
+The incremental update (:func:`ratings_update_for_game`, run on commit after a result
+changes) applies :func:`tournaments.scoring.elo_game` to one game when it is the
+latest rated game of its kind; otherwise (a game finishing out of order, a changed or
+withdrawn result) it recomputes the kind from scratch. Both paths use the same pure
+function over the same ordered input, so they give identical numbers;
+:func:`ratings_recompute` (``manage.py recompute_ratings``) can be run at any time.
+Writes of one kind are serialized by locking its :class:`RatingPool` row.
+League ``k_factor`` changes apply to past games only after a recompute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import Game, GameKind, ResultSource
+from tournaments.models import ELO_START, Player, Rating, RatingChange, RatingPool
+from tournaments.scoring import elo_game
+
+FRIENDLY_K = 32.0
+BATCH = 5000
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """The input of the rating computation for one game (player ids, places, K)."""
+
+    game_id: int
+    finished_at: datetime
+    result_version: int
+    k: float
+    placements: dict[int, int]  # player id -> place, in seat order
+
+
+_GAME_FIELDS = (
+    "id",
+    "players",
+    "placements",
+    "result_source",
+    "result_version",
+    "finished_at",
+    "table__round__tournament__league__k_factor",
+    "table__round__tournament__league__rate_unverified",
+)
+
+
+def _rated(row: dict[str, Any], ids: dict[str, int]) -> RatedGame | None:
+    placements = row["placements"]
+    if not placements or row["finished_at"] is None:
+        return None
+    rate_unverified = row["table__round__tournament__league__rate_unverified"]
+    if row["result_source"] == ResultSource.PLACEMENTS and rate_unverified is False:
+        return None
+    order = row["players"] or list(placements)
+    places = {ids[h]: placements[h] for h in order if h in ids and h in placements}
+    if len(places) < 2:
+        return None
+    k = row["table__round__tournament__league__k_factor"]
+    return RatedGame(
+        game_id=row["id"],
+        finished_at=row["finished_at"],
+        result_version=row["result_version"],
+        k=FRIENDLY_K if k is None else float(k),
+        placements=places,
+    )
+
+
+def _game_rows(kind: str):
+    return (
+        Game.objects.filter(kind=kind, finished_at__isnull=False)
+        .exclude(result_source=ResultSource.NONE)
+        .order_by("finished_at", "id")
+        .values(*_GAME_FIELDS)
+    )
+
+
+def rated_games(*, kind: str) -> Iterator[RatedGame]:
+    """Every rated game of ``kind``, in rating order (finish time, then id)."""
+    ids = dict(Player.objects.values_list("handle", "id"))
+    for row in _game_rows(kind).iterator(chunk_size=BATCH):
+        rated = _rated(row, ids)
+        if rated is not None:
+            yield rated
+
+
+@dataclass
+class Computation:
+    """Result of :func:`compute_ratings`: final ratings and every change, in order."""
+
+    ratings: dict[int, float]
+    games: dict[int, int]
+    changes: list[tuple[int, int, float, float, datetime, int]]  # player, game, before, after,
+    # finished_at, result_version
+
+
+def compute_ratings(
+    games: Iterable[RatedGame], *, start: dict[int, float] | None = None
+) -> Computation:
+    """Pure: play the rated games in order from 1500 (or ``start``)."""
+    ratings: dict[int, float] = dict(start or {})
+    counts: dict[int, int] = {}
+    changes = []
+    append = changes.append
+    for g in games:
+        before = {p: ratings.get(p, ELO_START) for p in g.placements}
+        after = elo_game(before, g.placements, g.k)
+        for p, value in after.items():
+            append((p, g.game_id, before[p], value, g.finished_at, g.result_version))
+            ratings[p] = value
+            counts[p] = counts.get(p, 0) + 1
+    return Computation(ratings=ratings, games=counts, changes=changes)
+
+
+def _lock_pool(kind: str) -> RatingPool:
+    RatingPool.objects.get_or_create(kind=kind)
+    return RatingPool.objects.select_for_update().get(kind=kind)
+
+
+def _write_all(kind: str, result: Computation) -> None:
+    RatingChange.objects.filter(kind=kind).delete()
+    Rating.objects.filter(kind=kind).delete()
+    rows = result.changes
+    for start in range(0, len(rows), BATCH):
+        RatingChange.objects.bulk_create(
+            [
+                RatingChange(
+                    player_id=p,
+                    game_id=g,
+                    kind=kind,
+                    before=b,
+                    after=a,
+                    game_finished_at=f,
+                    result_version=v,
+                )
+                for p, g, b, a, f, v in rows[start : start + BATCH]
+            ]
+        )
+    Rating.objects.bulk_create(
+        [
+            Rating(player_id=p, kind=kind, value=value, games=result.games[p])
+            for p, value in result.ratings.items()
+        ],
+        batch_size=BATCH,
+    )
+
+
+def ratings_recompute(*, kind: str | None = None) -> dict[str, int]:
+    """Recompute ratings from scratch for one kind (or all). Returns rated games per kind."""
+    kinds = [kind] if kind else list(GameKind.values)
+    done = {}
+    for k in kinds:
+        with transaction.atomic():
+            pool = _lock_pool(k)
+            games = list(rated_games(kind=k))
+            _write_all(k, compute_ratings(games))
+            pool.recomputed_at = timezone.now()
+            pool.save(update_fields=["recomputed_at"])
+        done[k] = len(games)
+    return done
+
+
+def ratings_update_for_game(*, game_id: int) -> str:
+    """Bring ratings up to date after game ``game_id``'s result appeared or changed.
+
+    Idempotent: returns ``"skipped"`` when the game's current result is already
+    counted, ``"incremental"`` when it was applied on top of the current ratings, and
+    ``"recomputed"`` when the kind had to be recomputed from scratch.
+    """
+    game = Game.objects.filter(pk=game_id).values(*_GAME_FIELDS, "kind").first()
+    if game is None:
+        return "skipped"
+    kind = game["kind"]
+    with transaction.atomic():
+        _lock_pool(kind)
+        handles = game["players"] or list(game["placements"] or {})
+        ids = dict(Player.objects.filter(handle__in=handles).values_list("handle", "id"))
+        rated = _rated(game, ids)
+        existing = list(
+            RatingChange.objects.filter(game_id=game_id).values_list("result_version", flat=True)
+        )
+        if rated is None:
+            if not existing:
+                return "skipped"
+        elif existing and all(v == rated.result_version for v in existing):
+            return "skipped"
+        if rated is None or existing:
+            return _recompute_locked(kind)
+        later = RatingChange.objects.filter(kind=kind).filter(
+            Q(game_finished_at__gt=rated.finished_at)
+            | Q(game_finished_at=rated.finished_at, game_id__gt=rated.game_id)
+        )
+        if later.exists():
+            return _recompute_locked(kind)
+        current = {
+            r.player_id: r for r in Rating.objects.filter(kind=kind, player_id__in=rated.placements)
+        }
+        start = {p: r.value for p, r in current.items()}
+        result = compute_ratings([rated], start=start)
+        RatingChange.objects.bulk_create(
+            RatingChange(
+                player_id=p,
+                game_id=g,
+                kind=kind,
+                before=b,
+                after=a,
+                game_finished_at=f,
+                result_version=v,
+            )
+            for p, g, b, a, f, v in result.changes
+        )
+        for p in rated.placements:
+            rating = current.get(p)
+            if rating is None:
+                Rating.objects.create(player_id=p, kind=kind, value=result.ratings[p], games=1)
+            else:
+                rating.value = result.ratings[p]
+                rating.games += 1
+                rating.save(update_fields=["value", "games", "updated_at"])
+    return "incremental"
+
+
+def _recompute_locked(kind: str) -> str:
+    games = list(rated_games(kind=kind))
+    _write_all(kind, compute_ratings(games))
+    RatingPool.objects.filter(kind=kind).update(recomputed_at=timezone.now())
+    return "recomputed"
