@@ -1,4 +1,10 @@
 # Two commands for a newcomer: `make run` and `make test`. Everything else is optional.
+#
+#   make run     venv + install + migrate + demo data, serve http://127.0.0.1:8000 (embedded mode)
+#   make test    venv + install, run every test (real services if DATABASE_URL/REDIS_URL are set)
+#   make lint    ruff check
+#   make bench   run the benchmarks in bench/
+#   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,12 +12,16 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint bench worker beat migrate demo install clean
+.PHONY: run test lint format bench worker beat migrate demo install check-deploy clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "Python 3.11 or newer is needed; run e.g. 'make PYTHON=python3.12 ...'" >&2; exit 1; }
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "Could not create $(VENV); on Debian/Ubuntu: apt-get install python3-venv" >&2; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Reinstalls whenever pyproject.toml changes.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
@@ -29,21 +39,31 @@ run: demo
 	@echo "Serving on http://$(HOST):$(PORT)/ (demo organizer: demo / demo)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) tock_site.asgi:application
 
+# DATABASE_URL, REDIS_URL and REQUIRE_SERVICES pass through from the environment.
 test: install
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .
 
+format: install
+	$(BIN)/ruff format .
+
 bench: install
-	$(BIN)/python bench/bench_engine.py
-	$(BIN)/python bench/bench_tournament.py
+	@found=0; for script in bench/bench_*.py; do \
+	  [ -f "$$script" ] || continue; found=1; \
+	  echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
+	done; [ $$found = 1 ] || echo "No benchmarks in bench/ yet."
 
 worker: install
 	$(BIN)/celery -A tock_site worker --loglevel=info
 
 beat: install
 	$(BIN)/celery -A tock_site beat --loglevel=info
+
+check-deploy: install
+	DJANGO_SETTINGS_MODULE=tock_site.settings_production \
+	  $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3
