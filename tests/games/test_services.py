@@ -1,0 +1,284 @@
+"""Games services: the three recording paths, their errors, and the state cache."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games.engine as engine
+from games import selectors, services
+from games.engine import jsonio
+from games.errors import (
+    EventRejected,
+    GameFinished,
+    LogRejected,
+    MalformedInput,
+    ResultConflict,
+    ResultMismatch,
+    StaleSequence,
+)
+from games.models import Game, GameEvent
+from tests.games.conftest import PLAYERS
+from tests.games.factories import GameFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _append_all(game: Game, events: list[dict], user=None) -> Game:
+    for n, event in enumerate(events, start=game.last_sequence + 1):
+        game = services.game_append_event(
+            game=game, event=event, expected_sequence=n, user=user
+        ).game
+    return game
+
+
+def _assert_cache_equals_replay(game: Game) -> None:
+    game.refresh_from_db()
+    fresh = selectors.game_replay(game=game)
+    assert game.state_sequence == game.last_sequence == fresh.event_count
+    assert game.state == fresh.to_state()
+    assert game.summary == fresh.summary()
+    assert game.status == fresh.status
+    assert game.placements == (fresh.placements() if fresh.is_over else None)
+
+
+def test_append_whole_game_event_by_event(simulated_log):
+    user = UserFactory()
+    log = simulated_log(seed=3)
+    game = _append_all(GameFactory(), log, user=user)
+    expected = engine.replay(log)
+    assert game.status == expected.status
+    assert game.placements == expected.placements()
+    assert game.result_verified and game.result_version == 1
+    assert game.finished_at is not None
+    assert GameEvent.objects.filter(game=game).count() == len(log)
+    assert list(GameEvent.objects.filter(game=game).values_list("sequence", flat=True)) == list(
+        range(1, len(log) + 1)
+    )
+    assert GameEvent.objects.filter(game=game, recorded_by=user).count() == len(log)
+    _assert_cache_equals_replay(game)
+    # PostgreSQL's jsonb may reorder keys inside an event; the events are equal.
+    assert engine.parse_log(selectors.game_log_text(game=game)) == log
+
+
+def test_append_uses_cache_without_replay(simulated_log, monkeypatch):
+    log = simulated_log(seed=5)
+    game = _append_all(GameFactory(), log[:10])
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("replayed")
+
+    monkeypatch.setattr(engine, "replay", no_replay)
+    game = _append_all(game, log[10:20])
+    monkeypatch.undo()
+    _assert_cache_equals_replay(game)
+
+
+def test_stale_cache_is_rebuilt_by_replay(simulated_log):
+    log = simulated_log(seed=6)
+    game = _append_all(GameFactory(), log[:8])
+    Game.objects.filter(pk=game.pk).update(state=None, state_sequence=0)
+    game = _append_all(Game.objects.get(pk=game.pk), log[8:12])
+    _assert_cache_equals_replay(game)
+
+
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 10_000), cut=st.integers(1, 60))
+def test_cache_always_equals_replay(seed, cut):
+    log = engine.simulate(game="tock", players=PLAYERS, seed=seed)
+    cut = min(cut, len(log))
+    game = _append_all(GameFactory(), log[:cut])
+    _assert_cache_equals_replay(game)
+    game = services.game_attach_log(game=game, log=log, user=None).game
+    _assert_cache_equals_replay(game)
+
+
+def test_stale_sequence_is_refused_and_nothing_stored(simulated_log):
+    log = simulated_log()
+    game = _append_all(GameFactory(), log[:3])
+    for wrong in (3, 5, 1):
+        with pytest.raises(StaleSequence) as exc:
+            services.game_append_event(game=game, event=log[3], expected_sequence=wrong, user=None)
+        assert exc.value.current_sequence == 3
+        assert exc.value.http_status == 409
+        assert exc.value.as_dict()["current_sequence"] == 3
+    assert GameEvent.objects.filter(game=game).count() == 3
+
+
+def test_illegal_event_is_refused_with_engine_reason(simulated_log):
+    log = simulated_log()
+    game = _append_all(GameFactory(), log[:2])
+    bad = {"type": "play", "player": "nobody", "card": 5, "to": "center"}
+    with pytest.raises(EventRejected) as exc:
+        services.game_append_event(game=game, event=bad, expected_sequence=3, user=None)
+    assert exc.value.http_status == 422
+    assert exc.value.reason and "\n" not in exc.value.reason
+    game.refresh_from_db()
+    assert game.last_sequence == 2
+    assert GameEvent.objects.filter(game=game).count() == 2
+    _assert_cache_equals_replay(game)
+
+
+@pytest.mark.parametrize("event", [None, [], "play", 5, {"type": object()}])
+def test_malformed_event(event):
+    game = GameFactory()
+    with pytest.raises(MalformedInput):
+        services.game_append_event(game=game, event=event, expected_sequence=1, user=None)
+    assert not GameEvent.objects.exists()
+
+
+@pytest.mark.parametrize("seq", [0, -1, "1", None, True, 1.0])
+def test_bad_sequence_number(seq, simulated_log):
+    with pytest.raises(MalformedInput):
+        services.game_append_event(
+            game=GameFactory(), event=simulated_log()[0], expected_sequence=seq, user=None
+        )
+
+
+def test_start_event_must_match_seats(simulated_log):
+    game = GameFactory()
+    wrong_order = simulated_log(players=["bob", "ann", "cat", "dan"])[0]
+    with pytest.raises(ResultMismatch):
+        services.game_append_event(game=game, event=wrong_order, expected_sequence=1, user=None)
+    with pytest.raises(EventRejected):
+        services.game_append_event(
+            game=game, event={"type": "draw"}, expected_sequence=1, user=None
+        )
+    assert not GameEvent.objects.exists()
+    game.refresh_from_db()
+    assert game.status == "pending" and game.start_event is None
+
+
+def test_event_for_finished_game(simulated_log):
+    log = simulated_log()
+    game = services.game_attach_log(game=GameFactory(), log=log, user=None).game
+    with pytest.raises(GameFinished):
+        services.game_append_event(
+            game=game, event=log[-1], expected_sequence=len(log) + 1, user=None
+        )
+
+
+def test_attach_log_all_or_nothing(simulated_log):
+    log = simulated_log(seed=11)
+    text = "".join(jsonio.dumps(e) + "\n" for e in log)
+    lines = text.splitlines()
+    lines[40] = lines[40].replace('"type":"', '"type":"x')
+    game = GameFactory()
+    with pytest.raises(LogRejected) as exc:
+        services.game_attach_log(game=game, log="\n".join(lines), user=None)
+    assert exc.value.line == 41
+    with pytest.raises(LogRejected) as exc:
+        services.game_attach_log(game=game, log="{not json\n", user=None)
+    assert exc.value.line == 1
+    with pytest.raises(LogRejected):
+        services.game_attach_log(game=game, log="", user=None)
+    assert not GameEvent.objects.exists()
+    outcome = services.game_attach_log(game=game, log=text, user=None)
+    assert outcome.events_added == len(log) and outcome.result_changed
+    again = services.game_attach_log(game=game, log=text.encode(), user=None)
+    assert again.events_added == 0 and not again.result_changed
+    _assert_cache_equals_replay(outcome.game)
+
+
+def test_attach_log_players_must_match_seats(simulated_log):
+    game = GameFactory()
+    log = simulated_log(players=["ann", "bob", "cat", "eve"])
+    with pytest.raises(ResultMismatch) as exc:
+        services.game_attach_log(game=game, log=log, user=None)
+    assert "eve" in str(exc.value.message)
+    assert not GameEvent.objects.exists()
+
+
+def test_attach_log_completes_a_partial_log_but_never_rewrites(simulated_log):
+    log = simulated_log(seed=2)
+    game = _append_all(GameFactory(), log[:15])
+    other = simulated_log(seed=99)
+    with pytest.raises(ResultConflict):
+        services.game_attach_log(game=game, log=other, user=None)
+    outcome = services.game_attach_log(game=game, log=log, user=None)
+    assert outcome.events_added == len(log) - 15
+    _assert_cache_equals_replay(outcome.game)
+
+
+def test_placements_only_result():
+    game = GameFactory()
+    outcome = services.game_set_placements(
+        game=game, placements={"ann": 2, "bob": 1, "cat": 2, "dan": 4}, user=None
+    )
+    game = outcome.game
+    assert outcome.result_changed
+    assert game.placements == {"ann": 2, "bob": 1, "cat": 2, "dan": 4}
+    assert not game.result_verified and game.result_source == "placements"
+    assert game.status == "finished" and game.result_version == 1
+    again = services.game_set_placements(game=game, placements=dict(game.placements), user=None)
+    assert not again.result_changed
+    corrected = services.game_set_placements(
+        game=game, placements={"ann": 1, "bob": 2, "cat": 3, "dan": 4}, user=None
+    )
+    assert corrected.result_changed and corrected.game.result_version == 2
+
+
+@pytest.mark.parametrize(
+    "placements",
+    [
+        {"ann": 1, "bob": 2, "cat": 3},
+        {"ann": 1, "bob": 2, "cat": 3, "eve": 4},
+        {"ann": 1, "bob": 2, "cat": 3, "dan": 3, "eve": 5},
+        {"ann": 1, "bob": 1, "cat": 2, "dan": 4},
+        {"ann": 0, "bob": 1, "cat": 2, "dan": 3},
+        {"ann": "1", "bob": 2, "cat": 3, "dan": 4},
+        {"ann": 1, "bob": 2, "cat": 3, "dan": 9},
+    ],
+)
+def test_placements_must_match_players(placements):
+    game = GameFactory()
+    with pytest.raises(ResultMismatch):
+        services.game_set_placements(game=game, placements=placements, user=None)
+    game.refresh_from_db()
+    assert game.placements is None and game.result_version == 0
+
+
+def test_placements_refused_when_a_log_exists(simulated_log):
+    log = simulated_log()
+    game = _append_all(GameFactory(), log[:5])
+    with pytest.raises(ResultConflict):
+        services.game_set_placements(
+            game=game, placements={"ann": 1, "bob": 2, "cat": 3, "dan": 4}, user=None
+        )
+
+
+def test_log_replaces_placements_only_result(simulated_log):
+    log = simulated_log(seed=4)
+    game = services.game_set_placements(
+        game=GameFactory(), placements={"ann": 1, "bob": 2, "cat": 3, "dan": 4}, user=None
+    ).game
+    with pytest.raises(GameFinished):
+        services.game_append_event(game=game, event=log[0], expected_sequence=1, user=None)
+    outcome = services.game_attach_log(game=game, log=log, user=None)
+    assert outcome.result_changed
+    assert outcome.game.result_verified
+    assert outcome.game.placements == engine.replay(log).placements()
+    assert outcome.game.result_version == 2
+
+
+def test_game_create_with_start_event_and_batch(simulated_log):
+    start = simulated_log()[0]
+    game = services.game_create(kind="tock", start_event=start, user=None)
+    assert game.players == PLAYERS and game.last_sequence == 1 and game.status == "in_progress"
+    with pytest.raises(MalformedInput):
+        services.game_create(kind="chess", user=None)
+    games = services.game_create_batch(kind="tock", seatings=[["a", "b"], ["c", "d"]], user=None)
+    assert [g.players for g in games] == [["a", "b"], ["c", "d"]]
+    assert all(g.pk for g in games)
+
+
+def test_refresh_cache_is_idempotent(simulated_log):
+    game = services.game_attach_log(game=GameFactory(), log=simulated_log(), user=None).game
+    before = (game.placements, game.result_version)
+    for _ in range(2):
+        game = services.game_refresh_cache(game=game)
+    assert (game.placements, game.result_version) == before
+    _assert_cache_equals_replay(game)
