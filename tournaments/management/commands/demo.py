@@ -1,0 +1,154 @@
+"""Demo data: a TOCK league of 24 players, a finished and a running tournament.
+
+Games are played by the engine's bots (``engine.simulate``). Idempotent: when the demo
+league exists nothing is created again (users are still ensured). Users (password =
+username): ``demo`` (organizer of the league and both tournaments), ``referee`` and
+``scorekeeper`` (their roles in both tournaments).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+import games.engine as engine
+from games.models import Game
+from tournaments.management.commands._base import DomainCommand
+from tournaments.models import League, Player, Role, Round, Tournament
+from tournaments.permissions import SYSTEM
+from tournaments.selectors import round_tables
+from tournaments.services import (
+    game_record_event,
+    game_record_log,
+    game_record_placements,
+    league_create,
+    player_create,
+    ratings_recompute,
+    registration_create,
+    round_create_next,
+    tournament_create,
+    tournament_role_add,
+)
+
+LEAGUE_SLUG = "demo-tock"
+NAMES = [
+    "Ada Berg",
+    "Ben Cole",
+    "Cleo Diaz",
+    "Dan Evans",
+    "Eva Fox",
+    "Finn Gray",
+    "Gia Hale",
+    "Hugo Ives",
+    "Ines Jung",
+    "Jon Kerr",
+    "Kai Lund",
+    "Lea Moss",
+    "Max Nash",
+    "Nia Ortiz",
+    "Otto Park",
+    "Pia Quinn",
+    "Raj Rios",
+    "Sara Stone",
+    "Tom Tate",
+    "Uma Vale",
+    "Vic West",
+    "Wen Xu",
+    "Yara Young",
+    "Zoe Zorn",
+]
+
+
+def _user(username: str, **extra: Any) -> Any:
+    user_model = get_user_model()
+    user, created = user_model.objects.get_or_create(username=username, defaults=extra)
+    if created:
+        user.set_password(username)
+        user.save()
+    return user
+
+
+class Command(DomainCommand):
+    help = "Create demo data (idempotent): league, 24 players, a finished and a running event."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            demo = _user("demo", first_name="Demo", last_name="Organizer")
+            referee = _user("referee")
+            scorekeeper = _user("scorekeeper")
+            if League.objects.filter(slug=LEAGUE_SLUG).exists():
+                self.stdout.write("demo data already present; nothing to do")
+                return
+            self._create(demo, referee, scorekeeper)
+        ratings_recompute(kind="tock")
+        self.stdout.write(
+            "demo data created: users demo/demo, referee/referee, scorekeeper/scorekeeper"
+        )
+
+    def _create(self, demo: Any, referee: Any, scorekeeper: Any) -> None:
+        league = league_create(
+            name="Demo TOCK League", slug=LEAGUE_SLUG, kind="tock", organizers=[demo], user=SYSTEM
+        )
+        players = []
+        for name in NAMES:
+            handle = name.split()[0].lower()
+            player = Player.objects.filter(handle=handle).first()
+            players.append(player or player_create(handle=handle, display_name=name, user=SYSTEM))
+        today = dt.date.today()
+        finished = tournament_create(
+            league=league,
+            name="Winter Open",
+            slug="winter-open",
+            starts_on=today - dt.timedelta(days=60),
+            ends_on=today - dt.timedelta(days=60),
+            venue="Community Hall",
+            rounds_count=3,
+            user=demo,
+        )
+        running = tournament_create(
+            league=league,
+            name="Spring Cup",
+            slug="spring-cup",
+            starts_on=today,
+            venue="Café Tock",
+            rounds_count=3,
+            user=demo,
+        )
+        for tournament in (finished, running):
+            tournament_role_add(tournament=tournament, member=referee, role=Role.REFEREE, user=demo)
+            tournament_role_add(
+                tournament=tournament, member=scorekeeper, role=Role.SCOREKEEPER, user=demo
+            )
+            for player in players:
+                registration_create(
+                    tournament=tournament, player=player, checked_in=True, user=demo
+                )
+        for _number in range(1, 4):
+            rnd = round_create_next(tournament=finished, user=demo, seed="demo")
+            self._play_round(rnd, scorekeeper)
+        rnd = round_create_next(tournament=running, user=demo, seed="demo")
+        self._play_round(rnd, scorekeeper)
+        rnd = round_create_next(tournament=running, user=demo, seed="demo")
+        self._play_round(rnd, scorekeeper, partial=True)
+
+    def _play_round(self, rnd: Round, user: Any, partial: bool = False) -> None:
+        for table in round_tables(round=rnd):
+            game: Game = table.game
+            seed = f"{rnd.tournament.slug}-{rnd.number}-{table.number}"
+            log = engine.simulate(game=game.kind, players=list(game.players), seed=seed)
+            if not partial or table.number <= 2:
+                game_record_log(game=game, log=log, user=user)
+            elif table.number == 3:  # being scored live
+                for sequence, event in enumerate(log[:40], start=1):
+                    game_record_event(game=game, event=event, expected_sequence=sequence, user=user)
+            elif table.number == 4:  # log lost: placements only, unverified
+                places = engine.replay(log).placements()
+                game_record_placements(game=game, placements=places, user=user)
+            elif table.number == 5:  # just started
+                game_record_event(game=game, event=log[0], expected_sequence=1, user=user)
+
+
+__all__ = ["Command", "Tournament"]
