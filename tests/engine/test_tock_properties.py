@@ -1,0 +1,153 @@
+"""Property-based tests over simulated TOCK games of 2 to 6 players."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import games.engine as engine
+from games.engine import EngineError, LogError, jsonio
+from games.engine.tock.bots import MAX_EVENTS
+from tests.engine.tock_helpers import to_text, total_cards
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+games = st.builds(
+    lambda n, seed, mistakes, knocks, mode: engine.simulate(
+        game="tock", players=n, seed=seed, mistakes=mistakes, knocks=knocks, mode=mode
+    ),
+    n=st.integers(2, 6),
+    seed=st.integers(0, 2**32),
+    mistakes=st.sampled_from([0.0, 0.02, 0.1, 0.4]),
+    knocks=st.sampled_from([0.0, 0.1, 0.5]),
+    mode=st.sampled_from(["table", "table", "strict"]),
+)
+
+
+def push_one_by_one(log):
+    g = engine.start(log[0])
+    for event in log[1:]:
+        g.push(event)
+    return g
+
+
+@SETTINGS
+@given(log=games)
+def test_cards_accounted_for_and_game_terminates(log):
+    g = engine.start(log[0])
+    assert total_cards(g) == 121
+    for event in log[1:]:
+        g.push(event)
+        assert total_cards(g) == 121
+        assert len(g.summary()["out"]) + sum(g._in) == len(g.players)
+    assert g.is_over and g.status in ("finished", "stalemate")
+    assert len(log) < MAX_EVENTS  # ended by the rules, not by the safety cap
+    assert g.legal_moves() == []
+    placements = g.placements()
+    assert set(placements) == set(g.players) and min(placements.values()) == 1
+
+
+@SETTINGS
+@given(log=games)
+def test_replay_gives_the_same_final_state(log):
+    reference = push_one_by_one(log).summary()
+    assert engine.replay(log).summary() == reference
+    assert engine.replay_text(to_text(log)).summary() == reference
+    assert engine.replay_text(to_text(log).encode()).summary() == reference
+    # every drawn card is named: the log also replays without its seed
+    unseeded = [{k: v for k, v in log[0].items() if k != "seed"}, *log[1:]]
+    assert engine.replay(unseeded).summary() == {**reference, "seed": None}
+
+
+@SETTINGS
+@given(log=games, data=st.data())
+def test_log_cut_at_any_line_still_replays(log, data):
+    cut = data.draw(st.integers(1, len(log)))
+    prefix = log[:cut]
+    g = engine.replay_text(to_text(prefix))
+    assert g.event_count == cut
+    assert g.summary() == push_one_by_one(prefix).summary()
+    assert total_cards(g) == 121
+
+
+@SETTINGS
+@given(log=games, data=st.data())
+def test_state_round_trip(log, data):
+    cut = data.draw(st.integers(1, len(log)))
+    g = engine.replay(log[:cut])
+    state = jsonio.loads(jsonio.dumps(g.to_state()))  # JSON-serialisable
+    restored = engine.restore(state)
+    assert restored.summary() == g.summary()
+    assert restored.legal_moves() == g.legal_moves()
+    restored.push_many(log[cut:])
+    assert restored.summary() == engine.replay(log).summary()
+
+
+@SETTINGS
+@given(log=games.filter(lambda log: log[0]["mode"] == "strict"))
+def test_strict_logs_never_contain_infractions(log):
+    assert engine.replay(log).summary()["infractions"] == []
+
+
+@SETTINGS
+@given(log=games)
+def test_bots_play_legal_moves(log):
+    """Every bot move without mistakes is among legal_moves() (priority respected)."""
+
+    def plain(event):
+        return {k: v for k, v in event.items() if k != "series"}
+
+    g = engine.start(log[0])
+    for event in log[1:]:
+        if event["type"] in ("play", "draw", "flip") and g.mode == "strict":
+            assert plain(event) in [plain(m) for m in g.legal_moves()]
+            assert g.is_legal(event)
+        g.push(event)
+
+
+MUTATIONS = [
+    ("card", [0, 1, 5, 20, 21, 22, "7", None, 2.0, True]),
+    ("to", ["center", "ana", "ben", "cai", "moon", None, 3]),
+    ("player", ["ana", "ben", "cai", "dan", "zed", None]),
+    ("type", ["draw", "play", "flip", "tock", "end", "start", "dance"]),
+    ("series", [0, 1, 6, -1, "x"]),
+    ("extra", [1]),
+]
+
+
+@settings(max_examples=50, deadline=None)
+@given(log=games, data=st.data())
+def test_fast_replay_matches_reference_on_corrupted_logs(log, data):
+    """replay() (the inlined fast path) and push() agree on results and on errors."""
+    log = copy.deepcopy(log)
+    for _ in range(data.draw(st.integers(1, 3))):
+        line = data.draw(st.integers(1, len(log) - 1))
+        key, values = data.draw(st.sampled_from(MUTATIONS))
+        value = data.draw(st.sampled_from(values))
+        if value is None:
+            log[line].pop(key, None)
+        else:
+            log[line][key] = value
+    try:
+        reference = push_one_by_one_with_line(log)
+    except LogError as exc:
+        expected = str(exc)
+    else:
+        expected = reference
+    try:
+        got = engine.replay(log).summary()
+    except LogError as exc:
+        got = str(exc)
+    assert got == expected
+
+
+def push_one_by_one_with_line(log):
+    g = engine.start(log[0])
+    for line, event in enumerate(log[1:], 2):
+        try:
+            g.push(event)
+        except EngineError as exc:
+            raise LogError(line, str(exc)) from None
+    return g.summary()
