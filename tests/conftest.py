@@ -31,6 +31,10 @@ Fixtures for everybody
 ``redis_channel_layer``
     ``CHANNEL_LAYERS`` switched to a Redis channel layer with a prefix of its own
     for the test (needs Redis).
+``chromium``
+    ``{"browser": path, "driver": path-or-""}`` of Debian's headless Chromium and
+    chromedriver, for tests marked ``browser``; skips without Chromium (fails under
+    ``REQUIRE_SERVICES=1``; ``.ci/run`` installs it).
 
 Helper: :func:`missing_service` skips (or fails under ``REQUIRE_SERVICES=1``) with
 a reason; use it for any other service a test needs (e.g. Chromium).
@@ -39,6 +43,7 @@ a reason; use it for any other service a test needs (e.g. Chromium).
 from __future__ import annotations
 
 import os
+import shutil
 import uuid
 from collections.abc import Iterator
 from typing import Any, NoReturn
@@ -134,6 +139,15 @@ def requires_postgres() -> None:
     engine = settings.DATABASES["default"]["ENGINE"]
     if engine != "django.db.backends.postgresql":
         missing_service(f"this test needs PostgreSQL (DATABASE_URL); the database is {engine}")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> dict[str, str]:
+    names = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+    browser = next((path for name in names if (path := shutil.which(name))), None)
+    if not browser:
+        missing_service("Chromium is not installed (Debian: apt-get install chromium)")
+    return {"browser": browser, "driver": shutil.which("chromedriver") or ""}
 
 
 @pytest.fixture

@@ -85,11 +85,13 @@ def check_redis(url: str | None = None) -> Check:
     return {"status": "ok", "latency_ms": _elapsed_ms(start)}
 
 
-def check_worker() -> Check:
+def check_worker(known_broker_error: str | None = None) -> Check:
     """Ask the Celery workers for a pong (one second at most).
 
     The broker is pinged first: when it cannot be reached, Celery's own connection
     retries would make the request hang, so the worker state is reported ``unknown``.
+    ``known_broker_error``: the broker is already known to be down (it is the Redis that
+    :func:`check_redis` could not reach), so it is not pinged a second time.
     """
     from tock_site.celery import app as celery_app
 
@@ -97,6 +99,8 @@ def check_worker() -> Check:
         return {"status": "eager"}
     broker_url: str = celery_app.conf.broker_url or ""
     start = time.perf_counter()
+    if known_broker_error:
+        return {"status": "unknown", "error": "broker unreachable: " + known_broker_error}
     if broker_url.startswith(("redis://", "rediss://", "unix://")):
         try:
             _ping_redis(broker_url)
@@ -133,7 +137,10 @@ def overall_status(database: Check, redis: Check, worker: Check) -> OverallStatu
 def report() -> Report:
     database = check_database()
     redis = check_redis()
-    worker = check_worker()
+    broker_error = None
+    if redis["status"] == "down" and settings.CELERY_BROKER_URL == settings.REDIS_URL:
+        broker_error = redis.get("error", "down")
+    worker = check_worker(known_broker_error=broker_error)
     return {
         "status": overall_status(database, redis, worker),
         "database": database,

@@ -58,11 +58,15 @@ def test_healthz_embedded_mode_without_any_service(tmp_path):
     assert got["body"]["database"]["status"] == "ok"
 
 
-def test_healthz_answers_quickly_when_redis_is_unreachable(tmp_path):
-    env = clean_env(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        REDIS_URL="redis://127.0.0.1:1/0",  # nothing listens on port 1
-    )
+@pytest.mark.parametrize(
+    "redis_url",
+    [
+        "redis://127.0.0.1:1/0",  # connection refused: nothing listens on port 1
+        "redis://10.255.255.1:6379/0",  # unroutable: the connect times out (or fails at once)
+    ],
+)
+def test_healthz_answers_quickly_when_redis_is_unreachable(tmp_path, redis_url):
+    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", REDIS_URL=redis_url)
     got = healthz_in_subprocess(env)
     assert got["code"] == 200, got
     body = got["body"]

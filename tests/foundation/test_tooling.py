@@ -1,0 +1,78 @@
+"""The shared fixtures behave as documented."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import RUN_ID
+
+from .helpers import BASE_DIR, clean_env, run
+
+
+def test_chromium_fixture(chromium):
+    assert os.path.exists(chromium["browser"])
+
+
+def test_each_run_gets_its_own_test_database(settings, requires_postgres):
+    test_name = settings.DATABASES["default"]["TEST"]["NAME"]
+    assert test_name.endswith(RUN_ID)
+
+
+@pytest.mark.django_db
+def test_the_test_database_is_in_use(settings):
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        assert connection.settings_dict["NAME"].endswith(RUN_ID)
+
+
+def test_require_services_refuses_a_run_without_postgres():
+    env = clean_env(REQUIRE_SERVICES="1", REDIS_URL="redis://127.0.0.1:6379/0")
+    proc = run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "tests/foundation/test_docker.py",
+            "-p",
+            "no:cacheprovider",
+        ],
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode != 0
+    assert (
+        "REQUIRE_SERVICES=1 needs DATABASE_URL pointing at PostgreSQL" in proc.stdout + proc.stderr
+    )
+
+
+def test_missing_redis_skips_without_require_services_and_fails_with_it():
+    test = "tests/foundation/test_health.py::test_check_redis_on_the_real_redis"
+    base = {"REDIS_URL": "redis://127.0.0.1:1/0"}
+    skipped = run(
+        [sys.executable, "-m", "pytest", "-q", "-rs", test, "-p", "no:cacheprovider"],
+        env=clean_env(**base),
+        timeout=120,
+    )
+    assert skipped.returncode == 0, skipped.stdout
+    assert "unreachable" in skipped.stdout
+    if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        failed = run(
+            [sys.executable, "-m", "pytest", "-q", test, "-p", "no:cacheprovider"],
+            env=clean_env(**base, REQUIRE_SERVICES="1", DATABASE_URL=os.environ["DATABASE_URL"]),
+            timeout=120,
+        )
+        assert failed.returncode == 1, failed.stdout
+        assert "REQUIRE_SERVICES=1 but Redis" in failed.stdout
+
+
+def test_ci_script_and_makefile():
+    ci = BASE_DIR / ".ci" / "run"
+    assert os.access(ci, os.X_OK)
+    assert subprocess.run(["bash", "-n", str(ci)], check=False).returncode == 0
+    makefile = (BASE_DIR / "Makefile").read_text()
+    for target in ("run:", "test:", "lint:", "bench:", "worker:"):
+        assert f"\n{target}" in makefile
