@@ -1,0 +1,124 @@
+"""Elo ratings: incremental updates equal a recompute from scratch."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game
+from tests.tournaments.factories import LeagueFactory, PlayerFactory, TournamentFactory
+from tests.tournaments.helpers import play_round
+from tournaments import selectors, services
+from tournaments.models import Rating, RatingChange
+from tournaments.permissions import SYSTEM
+from tournaments.services.ratings import ratings_update_for_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot():
+    changes = list(
+        RatingChange.objects.order_by("game_finished_at", "game_id", "player_id").values_list(
+            "player_id", "game_id", "before", "after", "result_version"
+        )
+    )
+    ratings = sorted(Rating.objects.values_list("player_id", "kind", "value", "games"))
+    return changes, ratings
+
+
+def _places(handles, rng):
+    """Random competition ranking (with ties) for ``handles``."""
+    scores = {h: rng.randint(0, len(handles) - 1) for h in handles}
+    return {h: 1 + sum(1 for o in handles if scores[o] > scores[h]) for h in handles}
+
+
+def test_incremental_equals_recompute(django_capture_on_commit_callbacks):
+    rng = random.Random(5)
+    players = [PlayerFactory(handle=f"h{i}") for i in range(9)]
+    handles = [p.handle for p in players]
+    for _ in range(40):
+        size = rng.choice([2, 3, 4])
+        seated = rng.sample(handles, size)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.friendly_game_create(kind="tock", placements=_places(seated, rng), user=SYSTEM)
+    incremental = _snapshot()
+    assert len(incremental[0]) > 100
+    assert services.ratings_recompute(kind="tock") == {"tock": 40}
+    assert _snapshot() == incremental
+    # and the management command gives the same numbers again
+    call_command("recompute_ratings")
+    assert _snapshot() == incremental
+
+
+def test_hand_computed_game_through_services(django_capture_on_commit_callbacks):
+    for h in "abc":
+        PlayerFactory(handle=h)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.friendly_game_create(
+            kind="tock", placements={"a": 1, "b": 2, "c": 2}, user=SYSTEM
+        ).game
+    values = {r.player.handle: r.value for r in Rating.objects.select_related("player")}
+    assert values == {"a": 1516, "b": 1492, "c": 1492}
+    history = selectors.player_rating_history(
+        player=PlayerFactory._meta.model.objects.get(handle="b"), kind="tock"
+    )
+    assert [(h["game_id"], h["before"], h["after"]) for h in history] == [(game.pk, 1500, 1492)]
+
+
+def test_league_k_and_unverified_setting(players):
+    league = LeagueFactory(k_factor=16, rate_unverified=False)
+    tournament = TournamentFactory(league=league)
+    a, b, c, d = players
+    rnd = play_round(tournament, 1, [[(a, 1), (b, 2), (c, 3), (d, 4)]])
+    game = rnd.tables.get().game
+    assert ratings_update_for_game(game_id=game.pk) == "skipped"  # unverified, not rated
+    assert not RatingChange.objects.exists()
+    league.rate_unverified = True
+    league.save()
+    assert ratings_update_for_game(game_id=game.pk) == "incremental"
+    assert ratings_update_for_game(game_id=game.pk) == "skipped"  # idempotent
+    # K = 16: a beats three 1500s: 1500 + 16/3 * 1.5
+    assert Rating.objects.get(player=a).value == pytest.approx(1508)
+
+
+def test_out_of_order_and_changed_results_recompute(players):
+    a, b, c, d = players
+    g1 = services.friendly_game_create(
+        kind="tock", placements={"ann": 1, "bob": 2}, user=SYSTEM
+    ).game
+    g2 = services.friendly_game_create(
+        kind="tock", placements={"ann": 2, "cat": 1}, user=SYSTEM
+    ).game
+    assert ratings_update_for_game(game_id=g2.pk) == "incremental"
+    assert ratings_update_for_game(game_id=g1.pk) == "recomputed"  # g1 finished first
+    order = list(RatingChange.objects.filter(player=a).values_list("game_id", flat=True))
+    assert order == [g1.pk, g2.pk]
+    services.game_record_placements(game=g1, placements={"ann": 2, "bob": 1}, user=SYSTEM)
+    assert ratings_update_for_game(game_id=g1.pk) == "recomputed"
+    snap = _snapshot()
+    services.ratings_recompute(kind="tock")
+    assert _snapshot() == snap
+    assert Rating.objects.get(player=b).value > 1500
+
+
+def test_provisional_and_leaderboard(players):
+    a, b, *_ = players
+    for _ in range(10):
+        game = services.friendly_game_create(
+            kind="tock", placements={"ann": 1, "bob": 2}, user=SYSTEM
+        ).game
+        ratings_update_for_game(game_id=game.pk)
+    info = selectors.player_rating(player=a, kind="tock")
+    assert info["games"] == 10 and not info["provisional"]
+    assert selectors.player_rating(player=a, kind="uno") == {
+        "kind": "uno",
+        "rating": 1500.0,
+        "games": 0,
+        "provisional": True,
+    }
+    board = list(selectors.rating_leaderboard(kind="tock"))
+    assert [r.player.handle for r in board] == ["ann", "bob"]
+    assert Game.objects.filter(finished_at__lt=dt.datetime.now(dt.UTC)).count() == 10
