@@ -115,9 +115,10 @@ class TockGame(Game):
         self._status = IN_PROGRESS
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
-        # Stalemate detection: positions (as compact bytes) seen at turn starts since the
-        # center last changed, with their counts; _seen_center = cards in the center then.
-        self._seen: dict[bytes, int] = {}
+        # Stalemate detection: positions (player to move, then every discard and every
+        # stock as tuples) seen at turn starts since the center last changed, with their
+        # counts; _seen_center = the number of cards in the center then.
+        self._seen: dict[tuple[Any, ...], int] = {}
         self._seen_center = -1
         self._events = 1
         self._turns = 1
@@ -735,13 +736,7 @@ class TockGame(Game):
             if center != self._seen_center:
                 self._seen = {}
                 self._seen_center = center
-            # Cards are 1..21, so each pile/stock is a byte string; 255/254 separate them.
-            key = (
-                bytes((p,))
-                + b"\xff".join(map(bytes, self._piles))
-                + b"\xfe"
-                + b"\xff".join(map(bytes, self._stocks))
-            )
+            key = (p, *map(tuple, self._piles), *map(tuple, self._stocks))
             seen = self._seen.get(key, 0) + 1
             self._seen[key] = seen
             if seen >= 3:
@@ -886,7 +881,9 @@ class TockGame(Game):
             else [[p, v] for p, v in self._placements.items()],
             "end": None if self._end is None else dict(self._end),
             "seen_center": self._seen_center,
-            "seen": [[key.hex(), count] for key, count in self._seen.items()],
+            "seen": [
+                [key[0], [list(x) for x in key[1:]], count] for key, count in self._seen.items()
+            ],
             "events": self._events,
             "turns": self._turns,
         }
@@ -923,7 +920,7 @@ class TockGame(Game):
             g._placements = None if pl is None else {p: v for p, v in pl}
             g._end = None if state["end"] is None else dict(state["end"])
             g._seen_center = state["seen_center"]
-            g._seen = {bytes.fromhex(key): count for key, count in state["seen"]}
+            g._seen = {(p, *map(tuple, rest)): count for p, rest, count in state["seen"]}
             g._events = state["events"]
             g._turns = state["turns"]
         except (KeyError, TypeError, ValueError) as exc:
