@@ -1,20 +1,53 @@
 """One error shape for the whole API: ``{"detail": "...", ...}`` with a 4xx status.
 
 DRF already turns its own exceptions into 4xx responses; this handler adds the
-engine's and the services' domain errors so that bad input never becomes a 500.
+engine's and the services' domain errors so that bad input never becomes a 500:
+
+* a :class:`games.errors.DomainError` (tournaments' errors included) answers with its
+  own ``http_status`` and ``as_dict()`` body (``detail``, ``code`` and extra fields such
+  as ``current_sequence`` or ``line``);
+* DRF's field validation errors keep their per-field messages under ``errors`` and get
+  a one-line ``detail`` naming the first bad field.
 """
 
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from games.errors import DomainError
+
+
+def _first_message(data: Any, path: str = "") -> str:
+    """The first message of a DRF error structure, prefixed with its field path."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "non_field_errors":
+                sub = path
+            else:
+                sub = f"{path}.{key}" if path else str(key)
+            return _first_message(value, sub)
+        return path
+    if isinstance(data, list | tuple):
+        return _first_message(data[0], path) if data else path
+    return f"{path}: {data}" if path else str(data)
+
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return Response(exc.as_dict(), status=exc.http_status)
     response = drf_exception_handler(exc, context)
     if response is not None:
+        if isinstance(exc, exceptions.ValidationError) and not (
+            isinstance(response.data, dict) and set(response.data) == {"detail"}
+        ):
+            response.data = {
+                "detail": _first_message(response.data),
+                "code": "invalid",
+                "errors": response.data,
+            }
         return response
     if isinstance(exc, ValidationError):
         detail = exc.messages[0] if len(exc.messages) == 1 else exc.messages
