@@ -122,6 +122,12 @@ class TockGame(Game):
         self._seen_center = -1
         self._events = 1
         self._turns = 1
+        # Cache for the stalemate key: tuple(pile) per seat then tuple(stock) per seat,
+        # refreshed only for seats marked dirty (the fast replay path marks the seats it
+        # touches; every other event marks all of them).
+        self._keyparts: list[tuple[int, ...]] = []
+        self._dirty: list[bool] = []
+        self._all_dirty = True
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> TockGame:
@@ -218,6 +224,7 @@ class TockGame(Game):
             raise InvalidEvent(f"unknown event type {t!r}")
         if self._status != IN_PROGRESS:
             raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+        self._all_dirty = True
         handler(self, event)
         self._events += 1
 
@@ -232,6 +239,9 @@ class TockGame(Game):
         names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
         center, deck, counts = self._center, self._deck, self._counts
         tops = [q[-1] if q else -9 for q in piles]  # -9: fits nothing (cards are 1..21)
+        if len(self._dirty) != self._n:
+            self._dirty = [True] * self._n
+        dirty = self._dirty
         slow = self.push
         try:
             for ev in events:
@@ -323,6 +333,7 @@ class TockGame(Game):
                         tops[me] = -9  # type: ignore[index]
                         # Only the active player loses own cards here: maybe goes out.
                         settle = not self._table and not stocks[me]  # type: ignore[index]
+                dirty[me] = True  # type: ignore[index]
                 if j == -1:
                     if card == 1:
                         center.append(1)
@@ -331,6 +342,7 @@ class TockGame(Game):
                 else:
                     piles[j].append(card)
                     tops[j] = card
+                    dirty[j] = True
                 if not self._acted:
                     self._acted = True
                     self._prev_player = None
@@ -736,7 +748,19 @@ class TockGame(Game):
             if center != self._seen_center:
                 self._seen = {}
                 self._seen_center = center
-            key = (p, *map(tuple, self._piles), *map(tuple, self._stocks))
+            parts = self._keyparts
+            if self._all_dirty or len(parts) != 2 * n:
+                parts[:] = [*map(tuple, self._piles), *map(tuple, self._stocks)]
+                self._all_dirty = False
+                self._dirty[:] = [False] * n  # in place: push_many holds a reference
+            else:
+                dirty = self._dirty
+                for q in range(n):
+                    if dirty[q]:
+                        parts[q] = tuple(self._piles[q])
+                        parts[n + q] = tuple(self._stocks[q])
+                        dirty[q] = False
+            key = (p, *parts)
             seen = self._seen.get(key, 0) + 1
             self._seen[key] = seen
             if seen >= 3:
