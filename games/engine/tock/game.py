@@ -232,9 +232,10 @@ class TockGame(Game):
         """Push events in order; raises ``LogError`` whose line is the failing event's.
 
         Same result as calling :meth:`push` for each event, only faster: the common
-        events (a ``draw`` from the table or a ``play`` that breaks no priority) are
-        validated and applied inline here. Anything else (knocks, flips, stock draws,
-        infractions, errors) goes through :meth:`push`, which is the reference.
+        events (a ``draw`` or a ``play`` that breaks no priority) are validated and
+        applied inline here. Anything else (knocks, flips, ``series``, infractions,
+        errors) goes through :meth:`push`, which is the reference; a property test checks
+        that both paths agree on valid and corrupted logs.
         """
         names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
         center, deck, counts = self._center, self._deck, self._counts
@@ -243,10 +244,11 @@ class TockGame(Game):
             self._dirty = [True] * self._n
         dirty = self._dirty
         slow = self.push
+        running = self._status == IN_PROGRESS  # changes only in push() and _settle()
         try:
             for ev in events:
                 j = None  # destination: -1 center, else a seat; None: use the slow path
-                if type(ev) is dict and self._status == IN_PROGRESS and ev.keys() <= _FAST_KEYS:
+                if running and type(ev) is dict and ev.keys() <= _FAST_KEYS:
                     kind = ev.get("type")
                     me = self._active
                     card = ev.get("card")
@@ -310,6 +312,7 @@ class TockGame(Game):
                 if j is None:
                     slow(ev)
                     tops = [q[-1] if q else -9 for q in piles]
+                    running = self._status == IN_PROGRESS
                     continue
                 # -- apply: the event is legal and breaks no priority
                 settle = False
@@ -351,6 +354,7 @@ class TockGame(Game):
                 if settle or (card == TOP and j == -1):
                     self._settle(j == me)
                     tops = [q[-1] if q else -9 for q in piles]
+                    running = self._status == IN_PROGRESS
                 elif j == me:
                     self._next_turn()
         except EngineError as exc:
