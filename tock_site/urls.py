@@ -11,5 +11,6 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/", include("tournaments.api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
 ]

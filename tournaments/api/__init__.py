@@ -1,0 +1,1 @@
+"""The JSON API (Django REST framework) of the tournaments site."""

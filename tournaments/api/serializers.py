@@ -1,0 +1,164 @@
+"""Output serializers shared by several endpoints (pure data shaping, no queries of their
+own: the selectors fetch everything with select_related/prefetch_related)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments.models import PROVISIONAL_GAMES
+
+
+class LeagueSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    description = serializers.CharField()
+    is_public = serializers.BooleanField()
+
+
+class TournamentSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    league = serializers.SlugField(source="league.slug")
+    kind = serializers.CharField(source="league.kind")
+    name = serializers.CharField()
+    slug = serializers.SlugField()
+    status = serializers.CharField()
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(allow_null=True)
+    venue = serializers.CharField()
+    format = serializers.CharField()
+    table_size = serializers.IntegerField()
+    rounds_count = serializers.IntegerField()
+    is_public = serializers.BooleanField()
+
+
+class RatingSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    rating = serializers.FloatField(source="value")
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class PlayerSerializer(serializers.Serializer):
+    handle = serializers.SlugField()
+    display_name = serializers.CharField()
+    ratings = RatingSerializer(many=True, source="ratings.all")
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    handle = serializers.SlugField(source="player.handle")
+    display_name = serializers.CharField(source="player.display_name")
+    rating = serializers.FloatField(source="value")
+    games = serializers.IntegerField()
+    provisional = serializers.SerializerMethodField()
+
+    def get_provisional(self, obj: Any) -> bool:
+        return obj.games < PROVISIONAL_GAMES
+
+
+class GameBriefSerializer(serializers.Serializer):
+    """A game as listed under its table (no derived state)."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    placements = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    result_source = serializers.CharField()
+    verified = serializers.BooleanField(source="result_verified")
+    last_sequence = serializers.IntegerField()
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    handle = serializers.SlugField(source="player.handle")
+    display_name = serializers.CharField(source="player.display_name")
+
+
+class TableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seats = SeatSerializer(many=True, source="seats.all")
+    game = GameBriefSerializer()
+
+
+class RoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    tables = TableSerializer(many=True, source="tables.all")
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    handle = serializers.SlugField()
+    display_name = serializers.CharField()
+    points = serializers.FloatField()
+    games = serializers.IntegerField()
+    firsts = serializers.IntegerField()
+    placement_sum = serializers.IntegerField()
+    buchholz = serializers.FloatField()
+    rating = serializers.FloatField()
+    provisional = serializers.BooleanField()
+    dropped = serializers.BooleanField()
+    places = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Round number -> place in that round."
+    )
+
+
+class EventSerializer(serializers.Serializer):
+    sequence = serializers.IntegerField()
+    event = serializers.DictField(source="data")
+    recorded_at = serializers.DateTimeField()
+
+
+class TableRefSerializer(serializers.Serializer):
+    """Where a game is played: tournament, round and table."""
+
+    tournament_id = serializers.IntegerField(source="round.tournament_id")
+    tournament = serializers.CharField(source="round.tournament.name")
+    league = serializers.SlugField(source="round.tournament.league.slug")
+    round = serializers.IntegerField(source="round.number")
+    table = serializers.IntegerField(source="number")
+
+
+class GameStateSerializer(serializers.Serializer):
+    """A game's derived state (``games.selectors.game_derived_state``) and its table."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    status = serializers.CharField()
+    players = serializers.ListField(child=serializers.CharField())
+    sequence = serializers.IntegerField(help_text="Number of events in the log.")
+    next_sequence = serializers.IntegerField(help_text="The sequence number to write next.")
+    placements = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
+    result_source = serializers.CharField()
+    verified = serializers.BooleanField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    summary = serializers.DictField(
+        allow_null=True, help_text="The engine's summary (TOCK: turn, center, piles, ...)."
+    )
+    table = TableRefSerializer(allow_null=True)
+
+
+class RecordOutcomeSerializer(serializers.Serializer):
+    """What a recording request did (``games.services.RecordOutcome``) and the new state."""
+
+    events_added = serializers.IntegerField()
+    result_changed = serializers.BooleanField()
+    game = GameStateSerializer()
+
+
+class ErrorSerializer(serializers.Serializer):
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False)
+
+
+class StaleSequenceErrorSerializer(ErrorSerializer):
+    current_sequence = serializers.IntegerField()
+
+
+class RejectedErrorSerializer(ErrorSerializer):
+    reason = serializers.CharField()
+    line = serializers.IntegerField(required=False)
+    sequence = serializers.IntegerField(required=False)

@@ -1,0 +1,44 @@
+"""URLs of the JSON API, mounted at ``/api/`` (namespace ``api``)."""
+
+from django.urls import path
+
+from tournaments.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("auth/token", views.TokenObtainApi.as_view(), name="auth-token"),
+    path("leagues", views.LeagueListApi.as_view(), name="league-list"),
+    path("leagues/<slug:slug>", views.LeagueDetailApi.as_view(), name="league-detail"),
+    path(
+        "leagues/<slug:slug>/tournaments",
+        views.LeagueTournamentListApi.as_view(),
+        name="league-tournaments",
+    ),
+    path("tournaments", views.TournamentListApi.as_view(), name="tournament-list"),
+    path(
+        "tournaments/<int:tournament_id>",
+        views.TournamentDetailApi.as_view(),
+        name="tournament-detail",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/standings",
+        views.TournamentStandingsApi.as_view(),
+        name="tournament-standings",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds",
+        views.TournamentRoundsApi.as_view(),
+        name="tournament-rounds",
+    ),
+    path("players", views.PlayerListApi.as_view(), name="player-list"),
+    path("players/<slug:handle>", views.PlayerDetailApi.as_view(), name="player-detail"),
+    path("games/<int:game_id>", views.GameDetailApi.as_view(), name="game-detail"),
+    path("games/<int:game_id>/events", views.GameEventsApi.as_view(), name="game-events"),
+    path("games/<int:game_id>/log", views.GameLogApi.as_view(), name="game-log"),
+    path(
+        "games/<int:game_id>/placements",
+        views.GamePlacementsApi.as_view(),
+        name="game-placements",
+    ),
+]

@@ -1,0 +1,534 @@
+"""JSON API: one thin APIView per endpoint (HackSoft style).
+
+Reads call the visibility-aware selectors (:mod:`tournaments.selectors_web`): what the
+user may not see answers 404. Writes call the recording services
+(:mod:`tournaments.services.recording`), which check the user's role for the game's
+tournament on every request and raise domain errors that
+:mod:`tock_site.api_errors` maps to 4xx responses (nothing stored on any error).
+
+Authentication: a token (``Authorization: Token <key>``, scorekeeping devices) or the
+browser session (CSRF enforced). Anonymous writes get 401.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.errors import MalformedInput
+from games.selectors import game_derived_state, game_log_text
+from games.services import MAX_LOG_BYTES
+from tournaments.api.parsers import (
+    JSONLinesParser,
+    JSONLinesRenderer,
+    JSONLLogParser,
+    PlainTextLogParser,
+)
+from tournaments.api.serializers import (
+    ErrorSerializer,
+    EventSerializer,
+    GameStateSerializer,
+    LeaderboardEntrySerializer,
+    LeagueSerializer,
+    PlayerSerializer,
+    RatingSerializer,
+    RecordOutcomeSerializer,
+    RejectedErrorSerializer,
+    RoundSerializer,
+    StaleSequenceErrorSerializer,
+    StandingRowSerializer,
+    TournamentSerializer,
+)
+from tournaments.selectors import tournament_standings
+from tournaments.selectors_web import (
+    game_events,
+    game_get_visible,
+    league_get_visible,
+    league_list,
+    league_top_ratings,
+    player_get_with_ratings,
+    player_list_with_ratings,
+    player_rating_histories,
+    tournament_get_visible,
+    tournament_list_visible,
+    tournament_rounds_detail,
+    tournament_user_roles,
+)
+from tournaments.services import (
+    game_record_event,
+    game_record_log,
+    game_record_placements,
+    tournament_points,
+)
+
+# --------------------------------------------------------------------------- helpers
+
+
+class ApiView(APIView):
+    """Token first (so that anonymous callers get 401 with ``WWW-Authenticate: Token``),
+    then the browser session (which enforces CSRF on writes)."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+
+
+def _paginated(serializer_class: type[serializers.Serializer], name: str) -> Any:
+    """Schema of a LimitOffsetPagination page of ``serializer_class`` items."""
+    return inline_serializer(
+        name=name,
+        fields={
+            "count": serializers.IntegerField(),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": serializer_class(many=True),
+        },
+    )
+
+
+def _page(view: APIView, request: Request, queryset: Any, serializer_class: Any) -> Response:
+    paginator = LimitOffsetPagination()
+    page = paginator.paginate_queryset(queryset, request, view=view)
+    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def _game_payload(*, game: Any, table: Any) -> dict[str, Any]:
+    return {**game_derived_state(game=game), "table": table}
+
+
+def _record_response(*, outcome: Any, user: Any, created: bool) -> Response:
+    game, table = game_get_visible(game_id=outcome.game.pk, user=user)
+    data = {
+        "events_added": outcome.events_added,
+        "result_changed": outcome.result_changed,
+        "game": _game_payload(game=game, table=table),
+    }
+    return Response(
+        RecordOutcomeSerializer(data).data,
+        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+    )
+
+
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown, or not visible to you.")
+WRITE_ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Malformed input or result mismatch."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="No role for this game's tournament."),
+    404: NOT_FOUND,
+}
+
+PAGINATED_LEAGUES = _paginated(LeagueSerializer, "PaginatedLeagueList")
+PAGINATED_TOURNAMENTS = _paginated(TournamentSerializer, "PaginatedTournamentList")
+PAGINATED_PLAYERS = _paginated(PlayerSerializer, "PaginatedPlayerList")
+
+# --------------------------------------------------------------------------- auth
+
+
+@extend_schema(tags=["auth"], summary="Obtain an API token with username and password")
+class TokenObtainApi(ObtainAuthToken):
+    """``{"username": ..., "password": ...}`` -> ``{"token": ...}`` (for scorekeeping
+    devices: send ``Authorization: Token <token>``)."""
+
+    authentication_classes: list[Any] = []  # credentials are in the body; no CSRF needed
+    renderer_classes = [JSONRenderer]
+
+
+# --------------------------------------------------------------------------- leagues
+
+
+class LeagueListApi(ApiView):
+    @extend_schema(
+        tags=["leagues"],
+        summary="Leagues you may see",
+        operation_id="leagues_list",
+        responses=PAGINATED_LEAGUES,
+    )
+    def get(self, request: Request) -> Response:
+        return _page(self, request, league_list(user=request.user), LeagueSerializer)
+
+
+class LeagueDetailApi(ApiView):
+    class OutputSerializer(LeagueSerializer):
+        top_ratings = LeaderboardEntrySerializer(many=True)
+
+        class Meta:
+            ref_name = "LeagueDetail"
+
+    @extend_schema(
+        tags=["leagues"],
+        summary="A league with its best-rated players",
+        responses={200: OutputSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        league = league_get_visible(slug=slug, user=request.user)
+        league.top_ratings = league_top_ratings(league=league)
+        return Response(self.OutputSerializer(league).data)
+
+
+class LeagueTournamentListApi(ApiView):
+    @extend_schema(
+        tags=["leagues"],
+        summary="Tournaments of a league",
+        operation_id="leagues_tournaments_list",
+        responses={200: PAGINATED_TOURNAMENTS, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        league = league_get_visible(slug=slug, user=request.user)
+        tournaments = tournament_list_visible(user=request.user, league=league)
+        return _page(self, request, tournaments, TournamentSerializer)
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+class TournamentListApi(ApiView):
+    class FilterSerializer(serializers.Serializer):
+        league = serializers.SlugField(required=False)
+        status = serializers.CharField(required=False)
+
+        class Meta:
+            ref_name = "TournamentFilter"
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Tournaments you may see",
+        operation_id="tournaments_list",
+        parameters=[FilterSerializer],
+        responses={200: PAGINATED_TOURNAMENTS, 404: NOT_FOUND},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        league = None
+        if "league" in filters.validated_data:
+            league = league_get_visible(slug=filters.validated_data["league"], user=request.user)
+        tournaments = tournament_list_visible(
+            user=request.user, league=league, status=filters.validated_data.get("status")
+        )
+        return _page(self, request, tournaments, TournamentSerializer)
+
+
+class TournamentDetailApi(ApiView):
+    class OutputSerializer(TournamentSerializer):
+        points_per_place = serializers.ListField(child=serializers.FloatField())
+        tiebreaks = serializers.ListField(child=serializers.CharField())
+        your_roles = serializers.ListField(child=serializers.CharField())
+
+        class Meta:
+            ref_name = "TournamentDetail"
+
+    @extend_schema(
+        tags=["tournaments"],
+        summary="A tournament's settings (and your roles in it)",
+        responses={200: OutputSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        tournament.points_per_place = tournament_points(tournament)
+        tournament.your_roles = tournament_user_roles(tournament=tournament, user=request.user)
+        return Response(self.OutputSerializer(tournament).data)
+
+
+class TournamentStandingsApi(ApiView):
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Standings: points, then the tournament's tiebreaks",
+        responses={200: StandingRowSerializer(many=True), 404: NOT_FOUND},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        rows = tournament_standings(tournament=tournament)
+        return Response(StandingRowSerializer(rows, many=True).data)
+
+
+class TournamentRoundsApi(ApiView):
+    @extend_schema(
+        tags=["tournaments"],
+        summary="Rounds (newest first) with tables, seats and their games",
+        responses={200: RoundSerializer(many=True), 404: NOT_FOUND},
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        rounds = tournament_rounds_detail(tournament=tournament)
+        return Response(RoundSerializer(rounds, many=True).data)
+
+
+# --------------------------------------------------------------------------- players
+
+
+class PlayerListApi(ApiView):
+    class FilterSerializer(serializers.Serializer):
+        q = serializers.CharField(required=False, help_text="Part of a handle or name.")
+
+        class Meta:
+            ref_name = "PlayerFilter"
+
+    @extend_schema(
+        tags=["players"],
+        summary="Players with their ratings",
+        operation_id="players_list",
+        parameters=[FilterSerializer],
+        responses=PAGINATED_PLAYERS,
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        players = player_list_with_ratings(search=filters.validated_data.get("q"))
+        return _page(self, request, players, PlayerSerializer)
+
+
+class PlayerDetailApi(ApiView):
+    class HistoryEntrySerializer(serializers.Serializer):
+        game_id = serializers.IntegerField()
+        before = serializers.FloatField()
+        after = serializers.FloatField()
+        game_finished_at = serializers.DateTimeField()
+
+        class Meta:
+            ref_name = "RatingHistoryEntry"
+
+    class OutputSerializer(serializers.Serializer):
+        handle = serializers.SlugField()
+        display_name = serializers.CharField()
+        ratings = RatingSerializer(many=True, source="ratings.all")
+        history = serializers.DictField(
+            child=serializers.ListField(child=serializers.DictField()),
+            help_text="Game kind -> rating changes in order (game_id, before, after, "
+            "game_finished_at).",
+        )
+
+        class Meta:
+            ref_name = "PlayerDetail"
+
+    @extend_schema(
+        tags=["players"],
+        summary="A player: rating per game kind (provisional flag) and rating history",
+        responses={200: OutputSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, handle: str) -> Response:
+        player = player_get_with_ratings(handle=handle)
+        histories = player_rating_histories(player=player)
+        player.history = {
+            kind: self.HistoryEntrySerializer(changes, many=True).data
+            for kind, changes in histories.items()
+        }
+        return Response(self.OutputSerializer(player).data)
+
+
+# --------------------------------------------------------------------------- games
+
+
+class GameDetailApi(ApiView):
+    @extend_schema(
+        tags=["games"],
+        summary="A game: status, result, verified flag and derived state (from the cache)",
+        responses={200: GameStateSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game, table = game_get_visible(game_id=game_id, user=request.user)
+        return Response(GameStateSerializer(_game_payload(game=game, table=table)).data)
+
+
+class GameEventsApi(ApiView):
+    class FilterSerializer(serializers.Serializer):
+        after = serializers.IntegerField(
+            required=False, min_value=0, default=0, help_text="Only events after this sequence."
+        )
+
+        class Meta:
+            ref_name = "GameEventsFilter"
+
+    class OutputSerializer(serializers.Serializer):
+        game = serializers.IntegerField()
+        sequence = serializers.IntegerField(help_text="Number of events in the log.")
+        events = EventSerializer(many=True)
+
+        class Meta:
+            ref_name = "GameEventList"
+
+    class InputSerializer(serializers.Serializer):
+        event = serializers.DictField(help_text="One event object (see the engine's log format).")
+        sequence = serializers.IntegerField(
+            min_value=1, help_text="The sequence number to write: the log's length + 1."
+        )
+
+        class Meta:
+            ref_name = "GameEventAppend"
+
+    @extend_schema(
+        tags=["games"],
+        summary="The game's events (optionally only those after a sequence number)",
+        parameters=[FilterSerializer],
+        responses={200: OutputSerializer, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        game, _table = game_get_visible(game_id=game_id, user=request.user)
+        events = game_events(game=game, after=filters.validated_data["after"])
+        data = {"game": game.pk, "sequence": game.last_sequence, "events": events}
+        return Response(self.OutputSerializer(data).data)
+
+    @extend_schema(
+        tags=["games"],
+        summary="Append one event (live scorekeeping)",
+        description=(
+            "The engine validates the event against the game so far. Illegal: 422 with the "
+            "engine's one-line reason. Another client wrote first (stale `sequence`): 409 "
+            "with `current_sequence`. Nothing is stored on any error. Ending a game by "
+            "adjudication or recording a ruling needs a referee or organizer."
+        ),
+        request=InputSerializer,
+        responses={
+            201: RecordOutcomeSerializer,
+            **WRITE_ERRORS,
+            409: OpenApiResponse(
+                StaleSequenceErrorSerializer, description="Stale sequence, or game over."
+            ),
+            422: OpenApiResponse(RejectedErrorSerializer, description="Illegal event."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = game_record_event(
+            game=game_id,
+            event=serializer.validated_data["event"],
+            expected_sequence=serializer.validated_data["sequence"],
+            user=request.user,
+        )
+        return _record_response(outcome=outcome, user=request.user, created=True)
+
+
+class GameLogApi(ApiView):
+    """GET the log as JSON Lines; POST a whole log (validated completely, all or nothing)."""
+
+    parser_classes = [
+        JSONParser,
+        JSONLinesParser,
+        PlainTextLogParser,
+        JSONLLogParser,
+        MultiPartParser,
+        FormParser,
+    ]
+    renderer_classes = [JSONRenderer, JSONLinesRenderer]
+
+    class InputSerializer(serializers.Serializer):
+        log = serializers.JSONField(
+            help_text="The log as JSON Lines text, or a list of event objects."
+        )
+
+        class Meta:
+            ref_name = "GameLogUpload"
+
+        def validate_log(self, value: Any) -> Any:
+            if not isinstance(value, str | list):
+                raise serializers.ValidationError(
+                    _("Expected JSON Lines text or a list of event objects.")
+                )
+            return value
+
+    class FileSerializer(serializers.Serializer):
+        file = serializers.FileField(help_text="A JSON Lines file.")
+
+        class Meta:
+            ref_name = "GameLogFile"
+
+    @extend_schema(
+        tags=["games"],
+        summary="The game's log as JSON Lines",
+        responses={(200, "application/x-ndjson"): OpenApiTypes.STR, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game, _table = game_get_visible(game_id=game_id, user=request.user)
+        return HttpResponse(
+            game_log_text(game=game), content_type="application/x-ndjson; charset=utf-8"
+        )
+
+    def _log_from_request(self, request: Request) -> Any:
+        if isinstance(request.data, str):
+            return request.data
+        upload = request.FILES.get("file") or request.FILES.get("log")
+        if upload is not None:
+            if upload.size > MAX_LOG_BYTES:
+                raise MalformedInput(_("The log is too large."))
+            return upload.read()
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data["log"]
+
+    @extend_schema(
+        tags=["games"],
+        summary="Upload a whole log (JSON Lines), all or nothing",
+        description=(
+            "Send the log as a `text/plain` or `application/x-ndjson` body, as a multipart "
+            "`file`, or as JSON `{\"log\": \"...\"}`. It is parsed and replayed completely "
+            "before anything is stored; a bad line answers 422 naming the line (`line`). "
+            "Its players must be the seated players in seat order (400). A log that "
+            "completes the events already recorded is accepted; one that contradicts them "
+            "answers 409."
+        ),
+        request={
+            "application/json": InputSerializer,
+            "application/x-ndjson": OpenApiTypes.STR,
+            "text/plain": OpenApiTypes.STR,
+            "multipart/form-data": FileSerializer,
+        },
+        responses={
+            201: RecordOutcomeSerializer,
+            200: RecordOutcomeSerializer,
+            **WRITE_ERRORS,
+            409: OpenApiResponse(ErrorSerializer, description="Conflicts with recorded events."),
+            422: OpenApiResponse(RejectedErrorSerializer, description="A bad line."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        log = self._log_from_request(request)
+        outcome = game_record_log(game=game_id, log=log, user=request.user)
+        return _record_response(
+            outcome=outcome, user=request.user, created=outcome.events_added > 0
+        )
+
+
+class GamePlacementsApi(ApiView):
+    class InputSerializer(serializers.Serializer):
+        placements = serializers.DictField(
+            child=serializers.IntegerField(),
+            help_text='Player handle -> place, e.g. {"ana": 1, "ben": 2, "cy": 2, "dee": 4}.',
+        )
+
+        class Meta:
+            ref_name = "GamePlacementsInput"
+
+    @extend_schema(
+        tags=["games"],
+        summary="Enter placements only (unverified result) for a game without a log",
+        request=InputSerializer,
+        responses={
+            200: RecordOutcomeSerializer,
+            **WRITE_ERRORS,
+            409: OpenApiResponse(ErrorSerializer, description="The game has a log."),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = game_record_placements(
+            game=game_id, placements=serializer.validated_data["placements"], user=request.user
+        )
+        return _record_response(outcome=outcome, user=request.user, created=False)

@@ -1,0 +1,227 @@
+"""Read-only queries for the JSON API and the pages: visibility-aware, query-bounded.
+
+Everything here answers "what may this user see" on top of :mod:`tournaments.selectors`
+and :mod:`tournaments.permissions`. Anything the user may not see is reported as not
+found (:class:`~tournaments.errors.NotFound`, :class:`~games.errors.GameNotFound`), so
+private leagues, tournaments and their games stay hidden from the public.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from games.errors import GameNotFound
+from games.models import Game, GameEvent
+from games.selectors import game_get
+from tournaments.errors import NotFound
+from tournaments.models import (
+    League,
+    Player,
+    Rating,
+    RatingChange,
+    Registration,
+    Round,
+    Seat,
+    Table,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.permissions import (
+    _is_superuser,
+    _is_user,
+    user_can_view_tournament,
+    user_tournament_roles,
+)
+from tournaments.selectors import league_list, tournament_list
+
+# --------------------------------------------------------------------------- leagues
+
+
+def league_get_visible(*, slug: str, user: Any) -> League:
+    """The league with ``slug`` if the user may see it (public, or organizer), else NotFound."""
+    league = league_list(user=user).filter(slug=slug).first()
+    if league is None:
+        raise NotFound()
+    return league
+
+
+def league_top_ratings(*, league: League, limit: int = 10) -> list[Rating]:
+    """Best current ratings (of the league's game kind) among players of the league. 1 query."""
+    registered = Registration.objects.filter(tournament__league=league).values("player_id")
+    return list(
+        Rating.objects.filter(kind=league.kind, player_id__in=registered)
+        .select_related("player")
+        .order_by("-value", "player_id")[:limit]
+    )
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def tournament_list_visible(
+    *, user: Any, league: League | None = None, status: str | None = None
+) -> QuerySet[Tournament]:
+    """Tournaments the user may see (with their league), newest first."""
+    qs = tournament_list(user=user, league=league)
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-starts_on", "-id")
+
+
+def tournament_get_visible(*, tournament_id: Any, user: Any) -> Tournament:
+    """The tournament if the user may see it, else NotFound (private ones stay hidden)."""
+    try:
+        pk = int(tournament_id)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise NotFound() from exc
+    tournament = Tournament.objects.select_related("league").filter(pk=pk).first()
+    if tournament is None or not user_can_view_tournament(user=user, tournament=tournament):
+        raise NotFound()
+    return tournament
+
+
+def home_tournaments(*, user: Any, limit: int = 12) -> dict[str, list[Tournament]]:
+    """Visible tournaments for the home page, grouped: running, upcoming, recent. 1 query."""
+    shown = [
+        TournamentStatus.RUNNING,
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.FINISHED,
+    ]
+    groups: dict[str, list[Tournament]] = {"running": [], "upcoming": [], "recent": []}
+    qs = tournament_list_visible(user=user).filter(status__in=shown)[: limit * 3]
+    for t in qs:
+        key = {
+            TournamentStatus.RUNNING: "running",
+            TournamentStatus.REGISTRATION: "upcoming",
+        }.get(t.status, "recent")
+        if len(groups[key]) < limit:
+            groups[key].append(t)
+    return groups
+
+
+def tournament_user_roles(*, tournament: Tournament, user: Any) -> list[str]:
+    return sorted(user_tournament_roles(user=user, tournament=tournament))
+
+
+def tournament_rounds_detail(*, tournament: Tournament) -> list[Round]:
+    """Rounds (newest first) with tables, their games (no cached state) and seats. 3 queries."""
+    seats = Seat.objects.select_related("player").order_by("position")
+    tables = (
+        Table.objects.select_related("game")
+        .defer("game__state", "game__summary", "game__start_event")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+    )
+    return list(
+        Round.objects.filter(tournament=tournament)
+        .prefetch_related(Prefetch("tables", queryset=tables))
+        .order_by("-number")
+    )
+
+
+@dataclass(frozen=True)
+class SeatFinderRow:
+    handle: str
+    display_name: str
+    table: int
+    position: int
+    game_id: int
+
+
+def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
+    """"Where do I sit": every seated player of a prefetched round, by name. No query."""
+    rows = [
+        SeatFinderRow(
+            handle=seat.player.handle,
+            display_name=seat.player.display_name,
+            table=table.number,
+            position=seat.position + 1,
+            game_id=table.game_id,
+        )
+        for table in round.tables.all()
+        for seat in table.seats.all()
+    ]
+    return sorted(rows, key=lambda r: (r.display_name.lower(), r.handle))
+
+
+# --------------------------------------------------------------------------- games
+
+
+def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
+    """The game and its table (with round, tournament, league, seats) if the user may see
+    it; GameNotFound otherwise. 2-3 queries (+ role lookups for private tournaments)."""
+    game = game_get(game_id=game_id)
+    table = (
+        Table.objects.filter(game_id=game.pk)
+        .select_related("round__tournament__league")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .first()
+    )
+    if table is not None and not user_can_view_tournament(
+        user=user, tournament=table.round.tournament
+    ):
+        raise GameNotFound()
+    return game, table
+
+
+def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
+    """The game's events after sequence ``after`` (in order), at most ``limit``. 1 query."""
+    qs = GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
+    if limit is not None:
+        qs = qs[:limit]
+    return list(qs)
+
+
+# --------------------------------------------------------------------------- players
+
+
+def player_list_with_ratings(*, search: str | None = None) -> QuerySet[Player]:
+    qs = Player.objects.prefetch_related(
+        Prefetch("ratings", queryset=Rating.objects.order_by("kind"))
+    ).order_by("handle")
+    if search:
+        qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
+    return qs
+
+
+def player_get_with_ratings(*, handle: str) -> Player:
+    player = player_list_with_ratings().filter(handle=handle).first()
+    if player is None:
+        raise NotFound()
+    return player
+
+
+def player_rating_histories(*, player: Player) -> dict[str, list[dict[str, Any]]]:
+    """Every rating change of the player per game kind, in rating order. 1 query."""
+    histories: dict[str, list[dict[str, Any]]] = {}
+    for change in (
+        RatingChange.objects.filter(player=player)
+        .order_by("kind", "game_finished_at", "game_id")
+        .values("kind", "game_id", "before", "after", "game_finished_at")
+    ):
+        histories.setdefault(change.pop("kind"), []).append(change)
+    return histories
+
+
+def player_recent_seats(*, player: Player, user: Any, limit: int = 10) -> list[Seat]:
+    """The player's latest seats in tournaments the user may see, with table, round,
+    tournament and game (no cached state). 1 query."""
+    qs = Seat.objects.filter(player=player).select_related(
+        "table__round__tournament__league", "table__game"
+    )
+    if not _is_superuser(user):
+        if _is_user(user):
+            visible = tournament_list(user=user).values("pk")
+            qs = qs.filter(table__round__tournament__in=visible)
+        else:
+            qs = qs.filter(
+                table__round__tournament__is_public=True,
+                table__round__tournament__league__is_public=True,
+            )
+    return list(
+        qs.defer("table__game__state", "table__game__summary", "table__game__start_event")
+        .order_by("-table__game_id")[:limit]
+    )
