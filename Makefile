@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench worker beat migrate demo install check-deploy clean
+.PHONY: run test lint format bench worker beat migrate demo install check-deploy messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -64,6 +64,12 @@ beat: install
 check-deploy: install
 	DJANGO_SETTINGS_MODULE=tock_site.settings_production \
 	  $(BIN)/python manage.py check --deploy --fail-level WARNING
+
+# Translation catalogues (needs GNU gettext): English is the source, es and de follow.
+messages: install
+	mkdir -p locale
+	$(BIN)/python manage.py makemessages --locale es --locale de --ignore '.venv/*' --ignore 'tests/*'
+	$(BIN)/python manage.py compilemessages --ignore '.venv/*'
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3

@@ -9,7 +9,9 @@ Two modes:
   (Celery broker and result backend, channel layer, cache). This is how the site is
   deployed and how CI tests it.
 
-Production hardening lives in :mod:`tock_site.settings_production`.
+Production hardening lives in :mod:`tock_site.settings_production`; every variable
+is listed in ``docs/deploy.md``. Tests run Celery eagerly and give each run its own
+test database and Redis prefixes (``tests/conftest.py``).
 """
 
 from pathlib import Path
