@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 
 from hypothesis import HealthCheck, given, settings
@@ -151,3 +152,51 @@ def push_one_by_one_with_line(log):
         except EngineError as exc:
             raise LogError(line, str(exc)) from None
     return g.summary()
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.sampled_from(["ana", "ben", "center", "draw", "play", "tock", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(log=games, data=st.data())
+def test_garbage_gives_engine_errors_never_tracebacks(log, data):
+    log = copy.deepcopy(log)
+    line = data.draw(st.integers(0, len(log) - 1))
+    key = data.draw(
+        st.sampled_from(
+            [
+                "type",
+                "player",
+                "card",
+                "to",
+                "series",
+                "ruling",
+                "referee",
+                "reason",
+                "placements",
+                "players",
+                "seed",
+                "first",
+                "mode",
+                "game",
+                "whole",
+            ]
+        )
+    )
+    value = data.draw(json_values)
+    if key == "whole":
+        log[line] = value
+    else:
+        log[line][key] = value
+    with contextlib.suppress(EngineError):  # any other exception fails the test
+        engine.replay(log)

@@ -216,9 +216,9 @@ class TockGame(Game):
         """
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
-        handler = _HANDLERS.get(event.get("type"))  # type: ignore[arg-type]
+        t = event.get("type")
+        handler = _HANDLERS.get(t) if type(t) is str else None
         if handler is None:
-            t = event.get("type")
             if t == "start":
                 raise InvalidEvent("a 'start' event may only be the first line")
             raise InvalidEvent(f"unknown event type {t!r}")
