@@ -1,0 +1,40 @@
+"""Small presentation filters for the tournament pages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    """``{{ placements|get_item:handle }}``; also tries ``str(key)`` (JSON object keys)."""
+    if not mapping:
+        return None
+    try:
+        return mapping[key]
+    except (KeyError, TypeError, IndexError):
+        try:
+            return mapping.get(str(key))
+        except AttributeError:
+            return None
+
+
+@register.filter
+def compact_json(value: Any) -> str:
+    """One-line JSON (for events in the log)."""
+    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False, default=str)
+
+
+@register.filter
+def points(value: Any) -> str:
+    """Tournament points without a useless ``.0`` (8, 1.5, 0.33)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return ""
+    return f"{number:.2f}".rstrip("0").rstrip(".")

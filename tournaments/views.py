@@ -1,0 +1,228 @@
+"""Server-rendered pages (mobile first): thin views over the selectors.
+
+What the visitor may not see (private leagues and tournaments, their games) answers
+404, like anything that does not exist. Every page runs a bounded number of queries
+(the selectors use select_related/prefetch_related; see tests/web).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.errors import GameNotFound
+from games.selectors import game_derived_state
+from tournaments import markdown_lite
+from tournaments.errors import NotFound
+from tournaments.models import TIEBREAK_CHOICES
+from tournaments.selectors import tournament_standings
+from tournaments.selectors_web import (
+    game_events,
+    game_get_visible,
+    home_tournaments,
+    league_get_visible,
+    league_list,
+    league_top_ratings,
+    player_get_with_ratings,
+    player_list_with_ratings,
+    player_rating_histories,
+    player_recent_seats,
+    round_seat_finder,
+    tournament_get_visible,
+    tournament_list_visible,
+    tournament_rounds_detail,
+)
+from tournaments.services import tournament_points
+
+RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
+RULE_KINDS = ("tock", "uno", "casino")
+
+
+def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Unknown or not visible (domain NotFound / GameNotFound) -> the 404 page."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except (NotFound, GameNotFound) as exc:
+            raise Http404(str(exc.message)) from exc
+
+    return require_GET(wrapper)
+
+
+def sparkline(values: list[float], width: int = 300, height: int = 60) -> dict[str, Any] | None:
+    """SVG polyline points for a series (presentation only); None for fewer than 2 values."""
+    if len(values) < 2:
+        return None
+    lo, hi = min(values), max(values)
+    span = (hi - lo) or 1.0
+    pad = 4
+    step = (width - 2 * pad) / (len(values) - 1)
+    points = [
+        (pad + i * step, pad + (height - 2 * pad) * (1 - (v - lo) / span))
+        for i, v in enumerate(values)
+    ]
+    return {
+        "width": width,
+        "height": height,
+        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+        "last_x": f"{points[-1][0]:.1f}",
+        "last_y": f"{points[-1][1]:.1f}",
+        "min": lo,
+        "max": hi,
+        "first": values[0],
+        "last": values[-1],
+    }
+
+
+# --------------------------------------------------------------------------- pages
+
+
+@_hidden_as_404
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/home.html",
+        {
+            "leagues": list(league_list(user=request.user)[:20]),
+            "groups": home_tournaments(user=request.user),
+        },
+    )
+
+
+@_hidden_as_404
+def league_list_page(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "tournaments/league_list.html", {"leagues": list(league_list(user=request.user))}
+    )
+
+
+@_hidden_as_404
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    league = league_get_visible(slug=slug, user=request.user)
+    return render(
+        request,
+        "tournaments/league_detail.html",
+        {
+            "league": league,
+            "tournaments": list(tournament_list_visible(user=request.user, league=league)),
+            "top_ratings": league_top_ratings(league=league),
+        },
+    )
+
+
+@_hidden_as_404
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_get_visible(tournament_id=pk, user=request.user)
+    rounds = tournament_rounds_detail(tournament=tournament)
+    tiebreaks = [(key, TIEBREAK_CHOICES.get(key, key)) for key in tournament.tiebreaks or []]
+    return render(
+        request,
+        "tournaments/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "current_round": rounds[0] if rounds else None,
+            "seat_finder": round_seat_finder(round=rounds[0]) if rounds else [],
+            "standings": tournament_standings(tournament=tournament),
+            "points": tournament_points(tournament),
+            "tiebreaks": tiebreaks,
+            "tiebreak_keys": {key for key, _label in tiebreaks},
+            "round_numbers": sorted(r.number for r in rounds),
+        },
+    )
+
+
+@_hidden_as_404
+def player_list_page(request: HttpRequest) -> HttpResponse:
+    query = request.GET.get("q", "").strip()[:60]
+    return render(
+        request,
+        "tournaments/player_list.html",
+        {"players": list(player_list_with_ratings(search=query)[:200]), "q": query},
+    )
+
+
+@_hidden_as_404
+def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
+    player = player_get_with_ratings(handle=handle)
+    histories = player_rating_histories(player=player)
+    ratings = []
+    for rating in player.ratings.all():
+        history = histories.get(rating.kind, [])
+        values = [history[0]["before"]] + [h["after"] for h in history] if history else []
+        ratings.append(
+            {
+                "rating": rating,
+                "history": history[-10:][::-1],
+                "sparkline": sparkline(values),
+            }
+        )
+    return render(
+        request,
+        "tournaments/player_detail.html",
+        {
+            "player": player,
+            "ratings": ratings,
+            "seats": player_recent_seats(player=player, user=request.user),
+        },
+    )
+
+
+def _summary_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per-player lines of a TOCK summary (pile size and top card, stock, place)."""
+    summary = state.get("summary") or {}
+    piles = summary.get("piles") or {}
+    stocks = summary.get("stocks") or {}
+    placements = state.get("placements") or {}
+    rows = []
+    for position, handle in enumerate(state.get("players") or [], start=1):
+        pile = piles.get(handle) or []
+        rows.append(
+            {
+                "position": position,
+                "handle": handle,
+                "pile_count": len(pile),
+                "pile_top": pile[-1] if pile else None,
+                "stock_count": len(stocks.get(handle) or []),
+                "place": placements.get(handle),
+                "to_move": summary.get("turn") == handle,
+            }
+        )
+    return rows
+
+
+@_hidden_as_404
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game, table = game_get_visible(game_id=pk, user=request.user)
+    state = game_derived_state(game=game)
+    events = game_events(game=game)
+    return render(
+        request,
+        "games/game_detail.html",
+        {
+            "game": game,
+            "table": table,
+            "state": state,
+            "summary": state.get("summary") or {},
+            "rows": _summary_rows(state),
+            "events": events,
+        },
+    )
+
+
+@_hidden_as_404
+def rules(request: HttpRequest, kind: str = "tock") -> HttpResponse:
+    if kind not in RULE_KINDS:
+        raise Http404()
+    path = RULES_DIR / f"{kind}.md"
+    body = markdown_lite.render(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return render(request, "tournaments/rules.html", {"kind": kind, "body": body})
