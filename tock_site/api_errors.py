@@ -24,11 +24,8 @@ def _first_message(data: Any, path: str = "") -> str:
     """The first message of a DRF error structure, prefixed with its field path."""
     if isinstance(data, dict):
         for key, value in data.items():
-            if key == "non_field_errors":
-                sub = path
-            else:
-                sub = f"{path}.{key}" if path else str(key)
-            return _first_message(value, sub)
+            field = "" if key == "non_field_errors" else str(key)
+            return _first_message(value, ".".join(p for p in (path, field) if p))
         return path
     if isinstance(data, list | tuple):
         return _first_message(data[0], path) if data else path
