@@ -11,6 +11,10 @@ Modes
   ``REDIS_URL`` must be set (else the run stops at once), and a test needing a
   missing service fails instead of skipping.
 
+The cache is emptied after every test. On Redis that deletes only this run's keys:
+``cache.clear()`` is patched to do the same instead of ``FLUSHDB`` (which would wipe
+other runs' keys and the Celery queues).
+
 Celery runs **eagerly** in tests (``task_always_eager``) even on the real stack, so
 ``task.delay()`` in service code runs in-process. Only tests that use the
 ``real_celery_worker`` fixture send tasks through Redis to a real worker.
@@ -90,6 +94,10 @@ def pytest_configure(config: pytest.Config) -> None:
     for layer in settings.CHANNEL_LAYERS.values():
         if "redis" in layer["BACKEND"].lower():
             layer.setdefault("CONFIG", {})["prefix"] = f"{prefix}:asgi"
+    if any("redis" in cache["BACKEND"].lower() for cache in settings.CACHES.values()):
+        from django.core.cache.backends.redis import RedisCache
+
+        RedisCache.clear = _clear_own_keys  # type: ignore[method-assign]
     settings.CELERY_TASK_ALWAYS_EAGER = True
     settings.CELERY_TASK_DEFAULT_QUEUE = f"tock-{prefix}"
 
@@ -101,6 +109,23 @@ def pytest_configure(config: pytest.Config) -> None:
         task_default_queue=f"tock-{prefix}",
         worker_hijack_root_logger=False,
     )
+
+
+def _clear_own_keys(self: Any) -> None:
+    """``RedisCache.clear`` for tests: delete this cache's prefixed keys, not the database."""
+    client = self._cache.get_client(None, write=True)
+    keys = list(client.scan_iter(match=f"{self.key_prefix}:*", count=1000))
+    for start in range(0, len(keys), 1000):
+        client.delete(*keys[start : start + 1000])
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache_after_each_test() -> Iterator[None]:
+    yield
+    from django.core.cache import caches
+
+    for cache in caches.all(initialized_only=True):
+        cache.clear()
 
 
 @pytest.fixture(scope="session")

@@ -76,3 +76,36 @@ def test_ci_script_and_makefile():
     makefile = (BASE_DIR / "Makefile").read_text()
     for target in ("run:", "test:", "lint:", "bench:", "worker:"):
         assert f"\n{target}" in makefile
+
+
+@pytest.mark.services
+def test_cache_clear_spares_other_runs_keys(redis_url, settings):
+    import redis
+    from django.core.cache import cache
+
+    assert settings.CACHES["default"]["KEY_PREFIX"] == f"test-{RUN_ID}"
+    client = redis.Redis.from_url(redis_url)
+    other = f"other-run-{RUN_ID}:1:kept"
+    client.set(other, "1", ex=60)
+    try:
+        cache.set("mine", 1)
+        cache.clear()
+        assert cache.get("mine") is None
+        assert client.get(other) == b"1"
+    finally:
+        client.delete(other)
+        client.close()
+
+
+def test_cache_is_empty_at_the_start_of_each_test_part_1():
+    from django.core.cache import cache
+
+    assert cache.get("leak") is None
+    cache.set("leak", 1)
+
+
+def test_cache_is_empty_at_the_start_of_each_test_part_2():
+    from django.core.cache import cache
+
+    assert cache.get("leak") is None
+    cache.set("leak", 1)
