@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -135,25 +135,45 @@ def _lock_pool(kind: str) -> RatingPool:
     return RatingPool.objects.select_for_update().get(kind=kind)
 
 
+def _insert_changes(kind: str, rows: list[tuple]) -> None:
+    """Insert rating changes fast: ``COPY`` on PostgreSQL, else ``executemany``.
+
+    (``bulk_create`` spends ~10x longer building model instances and SQL.)
+    """
+    meta = RatingChange._meta
+    columns = ["player_id", "game_id", "kind", "before", "after", "game_finished_at"]
+    columns.append("result_version")
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({})".format(
+        quote(meta.db_table),
+        ", ".join(quote(meta.get_field(c.removesuffix("_id")).column) for c in columns),
+        ", ".join(["%s"] * len(columns)),
+    )
+    if connection.vendor == "postgresql":  # COPY: ~10x faster than INSERTs
+        copy_sql = "COPY {} ({}) FROM STDIN".format(
+            quote(meta.db_table),
+            ", ".join(quote(meta.get_field(c.removesuffix("_id")).column) for c in columns),
+        )
+        with connection.cursor() as cursor, cursor.cursor.copy(copy_sql) as copy:
+            for p, g, b, a, f, v in rows:
+                copy.write_row((p, g, kind, b, a, f, v))
+        return
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), BATCH):
+            cursor.executemany(
+                sql,
+                [
+                    (p, g, kind, b, a, adapt(f), v)
+                    for p, g, b, a, f, v in rows[start : start + BATCH]
+                ],
+            )
+
+
 def _write_all(kind: str, result: Computation) -> None:
     RatingChange.objects.filter(kind=kind).delete()
     Rating.objects.filter(kind=kind).delete()
-    rows = result.changes
-    for start in range(0, len(rows), BATCH):
-        RatingChange.objects.bulk_create(
-            [
-                RatingChange(
-                    player_id=p,
-                    game_id=g,
-                    kind=kind,
-                    before=b,
-                    after=a,
-                    game_finished_at=f,
-                    result_version=v,
-                )
-                for p, g, b, a, f, v in rows[start : start + BATCH]
-            ]
-        )
+    _insert_changes(kind, result.changes)
     Rating.objects.bulk_create(
         [
             Rating(player_id=p, kind=kind, value=value, games=result.games[p])
