@@ -35,6 +35,7 @@ from games.engine import jsonio
 from games.errors import (
     EventRejected,
     GameFinished,
+    GameNotFound,
     LogRejected,
     MalformedInput,
     ResultConflict,
@@ -139,8 +140,12 @@ def _apply_derived(game: Game, eng: engine.Game) -> bool:
 
 
 def _locked(game: Game | int) -> Game:
+    """Re-read the game with its row locked until the end of the transaction."""
     pk = game.pk if isinstance(game, Game) else game
-    return Game.objects.select_for_update().get(pk=pk)
+    try:
+        return Game.objects.select_for_update().get(pk=int(pk))
+    except (TypeError, ValueError, OverflowError, Game.DoesNotExist) as exc:
+        raise GameNotFound() from exc
 
 
 def game_create(

@@ -110,3 +110,31 @@ def test_friendly_game_from_log(simulated_log, django_capture_on_commit_callback
         services.friendly_game_create(kind="tock", log=bad, user=SYSTEM)
     assert exc.value.line == 6
     assert Game.objects.count() == count
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"start_event": ["not", "an", "object"]},
+        {"start_event": {"type": "start", "game": "tock", "players": [1, {"x": 2}]}},
+        {"log": [["not an object"]]},
+        {"log": "{broken"},
+        {"placements": ["ann", "bob"]},
+        {"placements": {"ann": 1}},
+    ],
+)
+def test_friendly_game_bad_input_is_a_domain_error(kwargs):
+    from games.errors import DomainError
+
+    with pytest.raises(DomainError) as exc:
+        services.friendly_game_create(kind="tock", user=SYSTEM, **kwargs)
+    assert 400 <= exc.value.http_status < 500
+    assert not Game.objects.exists()
+
+
+def test_unknown_game_id_is_a_domain_error():
+    from games import services as game_services
+
+    for bad in (424242, "x"):
+        with pytest.raises(GameNotFound):
+            game_services.game_append_event(game=bad, event={}, expected_sequence=1, user=None)

@@ -109,8 +109,9 @@ def game_record_placements(*, game: Game | int | str, placements: Any, user: Any
     return outcome
 
 
-def _check_known(handles: Iterable[str]) -> None:
-    handles = list(handles)
+def _check_known(handles: Any) -> None:
+    """Every handle must be a known player (non-strings are left for the engine to refuse)."""
+    handles = [h for h in handles if isinstance(h, str)] if isinstance(handles, list) else []
     known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
     unknown = [h for h in handles if h not in known]
     if unknown:
@@ -148,11 +149,11 @@ def friendly_game_create(
         if not events:
             raise LogRejected(1, _("the log is empty"))
         first = events[0] if isinstance(events[0], Mapping) else {}
-        _check_known(first.get("players") or [])
+        _check_known(first.get("players"))
     elif start_event is not None:
-        _check_known(start_event.get("players") or [] if isinstance(start_event, Mapping) else [])
+        _check_known(start_event.get("players") if isinstance(start_event, Mapping) else None)
     else:
-        _check_known(placements if isinstance(placements, Mapping) else [])
+        _check_known(list(placements) if isinstance(placements, Mapping) else None)
     with transaction.atomic():
         game = game_services.game_create(kind=kind, user=user)
         if log is not None:
