@@ -334,3 +334,22 @@ def test_placements_for_a_game_with_a_log_are_409(game, as_user, simulated_log):
     )
     assert response.status_code == 409
     assert response.json()["code"] == "result_conflict"
+
+
+def test_absurdly_nested_json_is_400_not_500(game, as_user):
+    client = as_user("scorekeeper")
+    for url in (events_url(game.pk), log_url(game.pk), placements_url(game.pk)):
+        response = client.post(url, data="[" * 100_000, content_type="application/json")
+        assert response.status_code == 400
+        assert "JSON" in response.json()["detail"]
+    assert_untouched(game)
+
+
+def test_unsupported_body_type_is_415_and_non_utf8_log_is_400(game, as_user):
+    client = as_user("scorekeeper")
+    response = client.post(events_url(game.pk), data="hello", content_type="text/plain")
+    assert response.status_code == 415
+    response = client.post(log_url(game.pk), data=b"\xff\xfe", content_type="text/plain")
+    assert response.status_code == 400
+    assert "UTF-8" in response.json()["detail"]
+    assert_untouched(game)

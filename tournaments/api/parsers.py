@@ -7,10 +7,20 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import BaseParser
+from rest_framework.parsers import BaseParser, JSONParser
 from rest_framework.renderers import BaseRenderer
 
 from games.services import MAX_LOG_BYTES
+
+
+class SafeJSONParser(JSONParser):
+    """DRF's JSON parser, but absurdly deep nesting is a 400 too (not a RecursionError)."""
+
+    def parse(self, stream: Any, media_type: Any = None, parser_context: Any = None) -> Any:
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise ParseError(_("JSON parse error - nested too deeply.")) from exc
 
 
 class JSONLinesParser(BaseParser):

@@ -26,7 +26,7 @@ from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -40,6 +40,7 @@ from tournaments.api.parsers import (
     JSONLinesRenderer,
     JSONLLogParser,
     PlainTextLogParser,
+    SafeJSONParser,
 )
 from tournaments.api.serializers import (
     ErrorSerializer,
@@ -86,6 +87,7 @@ class ApiView(APIView):
     then the browser session (which enforces CSRF on writes)."""
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
 
 
 def _paginated(serializer_class: type[serializers.Serializer], name: str) -> Any:
@@ -419,7 +421,7 @@ class GameLogApi(ApiView):
     """GET the log as JSON Lines; POST a whole log (validated completely, all or nothing)."""
 
     parser_classes = [
-        JSONParser,
+        SafeJSONParser,
         JSONLinesParser,
         PlainTextLogParser,
         JSONLLogParser,
