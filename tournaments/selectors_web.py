@@ -132,7 +132,7 @@ class SeatFinderRow:
 
 
 def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
-    """"Where do I sit": every seated player of a prefetched round, by name. No query."""
+    """Where do I sit: every seated player of a prefetched round, by name. No query."""
     rows = [
         SeatFinderRow(
             handle=seat.player.handle,
@@ -222,6 +222,7 @@ def player_recent_seats(*, player: Player, user: Any, limit: int = 10) -> list[S
                 table__round__tournament__league__is_public=True,
             )
     return list(
-        qs.defer("table__game__state", "table__game__summary", "table__game__start_event")
-        .order_by("-table__game_id")[:limit]
+        qs.defer("table__game__state", "table__game__summary", "table__game__start_event").order_by(
+            "-table__game_id"
+        )[:limit]
     )

@@ -27,9 +27,7 @@ def placements_url(game_id: int) -> str:
 
 
 def post_event(client, game_id, event, sequence):
-    return client.post(
-        events_url(game_id), {"event": event, "sequence": sequence}, format="json"
-    )
+    return client.post(events_url(game_id), {"event": event, "sequence": sequence}, format="json")
 
 
 def jsonl(events: list[dict]) -> str:
@@ -159,9 +157,7 @@ def test_invalid_input_is_400_naming_the_field(game, as_user, payload, field):
     assert_untouched(game)
 
 
-@pytest.mark.parametrize(
-    "url_name", ["api:game-events", "api:game-placements", "api:game-log"]
-)
+@pytest.mark.parametrize("url_name", ["api:game-events", "api:game-placements", "api:game-log"])
 def test_malformed_json_is_400_not_500(game, as_user, url_name):
     client = as_user("organizer")
     response = client.post(

@@ -70,9 +70,7 @@ def demo_pages(demo):
     ]
 
 
-def test_every_page_renders_with_bounded_queries(
-    client, demo, django_assert_max_num_queries
-):
+def test_every_page_renders_with_bounded_queries(client, demo, django_assert_max_num_queries):
     for name, url in demo_pages(demo):
         with django_assert_max_num_queries(MAX_QUERIES[name]):
             response = client.get(url)
@@ -82,9 +80,7 @@ def test_every_page_renders_with_bounded_queries(
         assert '<meta name="viewport"' in html
 
 
-def test_every_page_renders_for_a_signed_in_organizer(
-    client, demo, django_assert_max_num_queries
-):
+def test_every_page_renders_for_a_signed_in_organizer(client, demo, django_assert_max_num_queries):
     client.force_login(UserFactory(username="demo"))
     for name, url in demo_pages(demo):
         with django_assert_max_num_queries(MAX_QUERIES[name] + SIGNED_IN_EXTRA):
@@ -115,7 +111,7 @@ def test_pages_show_what_matters(client, demo):
     assert "unverified" in game
     live = Game.objects.filter(table__round__tournament=running, status="in_progress").first()
     game = client.get(reverse("tournaments:game-detail", args=[live.pk])).content.decode()
-    assert "to move" in game and "Center" in game and "<ol class=\"events\">" in game
+    assert "to move" in game and "Center" in game and '<ol class="events">' in game
 
 
 def test_private_pages_are_404_for_the_public_and_200_for_staff(client, db):

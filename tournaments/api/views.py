@@ -479,7 +479,7 @@ class GameLogApi(ApiView):
         summary="Upload a whole log (JSON Lines), all or nothing",
         description=(
             "Send the log as a `text/plain` or `application/x-ndjson` body, as a multipart "
-            "`file`, or as JSON `{\"log\": \"...\"}`. It is parsed and replayed completely "
+            '`file`, or as JSON `{"log": "..."}`. It is parsed and replayed completely '
             "before anything is stored; a bad line answers 422 naming the line (`line`). "
             "Its players must be the seated players in seat order (400). A log that "
             "completes the events already recorded is accepted; one that contradicts them "
