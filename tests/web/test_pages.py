@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -42,7 +43,7 @@ SIGNED_IN_EXTRA = 6
 
 @pytest.fixture
 def demo(db):
-    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("demo", stdout=io.StringIO())
     league = League.objects.get(slug="demo-tock")
     running = Tournament.objects.get(slug="spring-cup")
     finished = Tournament.objects.get(slug="winter-open")
