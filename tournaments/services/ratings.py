@@ -205,12 +205,12 @@ def ratings_update_for_game(*, game_id: int) -> str:
     counted, ``"incremental"`` when it was applied on top of the current ratings, and
     ``"recomputed"`` when the kind had to be recomputed from scratch.
     """
-    game = Game.objects.filter(pk=game_id).values(*_GAME_FIELDS, "kind").first()
-    if game is None:
+    kind = Game.objects.filter(pk=game_id).values_list("kind", flat=True).first()
+    if kind is None:
         return "skipped"
-    kind = game["kind"]
     with transaction.atomic():
         _lock_pool(kind)
+        game = Game.objects.filter(pk=game_id).values(*_GAME_FIELDS).get()  # read under the lock
         handles = game["players"] or list(game["placements"] or {})
         ids = dict(Player.objects.filter(handle__in=handles).values_list("handle", "id"))
         rated = _rated(game, ids)
