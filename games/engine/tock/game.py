@@ -77,6 +77,19 @@ def _competition_places(order: list[int], counts: list[int], base: int) -> dict[
     return places
 
 
+def _fit_table(center: list[int]) -> list[int]:
+    """``fit[v]`` for cards ``v`` = 0..21: the series ``v`` fits given the series tops
+    ``center`` (the first whose top is ``v - 1``; a 1 opens series ``len(center)``),
+    -1 if none. ``TockGame._put_center`` keeps it up to date incrementally."""
+    fit = [-1] * (TRAVIESO + 1)
+    if len(center) < SERIES:
+        fit[1] = len(center)
+    for k in reversed(range(len(center))):  # reversed: the first series wins
+        if center[k] < TOP:
+            fit[center[k] + 1] = k
+    return fit
+
+
 def valid_competition_ranking(places: list[int]) -> bool:
     """Whether ``places`` (any order) is a standard competition ranking like 1, 2, 2, 4."""
     ordered = sorted(places)
@@ -115,18 +128,21 @@ class TockGame(Game):
         self._status = IN_PROGRESS
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
+        # Derived from _center (kept in step by _put_center): _fit[v] = the series a
+        # card v fits without an explicit "series" (the first whose top is v - 1;
+        # len(_center) for a 1 opening a new one), -1 if none. Index 0 is unused.
+        self._fit: list[int] = _fit_table([])
         # Stalemate detection: positions (player to move, then every discard and every
-        # stock as tuples) seen at turn starts since the center last changed, with their
-        # counts; _seen_center = the number of cards in the center then.
+        # stock) seen at turn starts since the center last changed, with their counts;
+        # _seen_center = the number of cards in the center then.
         self._seen: dict[tuple[Any, ...], int] = {}
         self._seen_center = -1
         self._events = 1
         self._turns = 1
-        # Cache for the stalemate key: tuple(pile) per seat then tuple(stock) per seat,
-        # refreshed only for seats marked dirty (the fast replay path marks the seats it
-        # touches; every other event marks all of them).
-        self._keyparts: list[tuple[int, ...]] = []
-        self._dirty: list[bool] = []
+        # Cache for the position key (see _repeated): bytes(pile) per seat, then
+        # bytes(stock) per seat. push() sets _all_dirty (rebuild everything); the fast
+        # path in push_many() leaves it, so only the seats it can touch are refreshed.
+        self._parts: list[bytes] = []
         self._all_dirty = True
 
     @classmethod
@@ -232,101 +248,138 @@ class TockGame(Game):
         """Push events in order; raises ``LogError`` whose line is the failing event's.
 
         Same result as calling :meth:`push` for each event, only faster: the common
-        events (a ``draw`` or a ``play`` that breaks no priority) are validated and
-        applied inline here. Anything else (knocks, flips, ``series``, infractions,
-        errors) goes through :meth:`push`, which is the reference; a property test checks
-        that both paths agree on valid and corrupted logs.
+        events (a ``draw`` or a ``play`` that breaks no priority, a clean ``flip``) are
+        validated and applied inline here. Anything else (knocks, ``end``, ``series``,
+        ``_`` metadata keys, infractions, errors) goes through :meth:`push`, which is the
+        reference; a property test checks that both paths agree on valid and corrupted
+        logs.
+
+        The loop keeps the hot counters in local variables (``me``, ``table``, ``pos``,
+        ``acted``, ``done``) and writes them back to ``self`` before anything that reads
+        ``self`` (the slow path, :meth:`_settle`, :meth:`_finish`) and when it stops, so
+        the object is consistent whenever code outside the loop runs. Fast events cannot
+        fail once validated, so an error always comes from the slow path, which is atomic.
+
+        Invariant the fast path relies on: with the table empty, every player still in
+        has own cards (``_settle`` puts out anyone who has none after every event), so
+        only the events flagged ``settle`` below can make someone go out.
         """
         names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
-        center, deck, counts = self._center, self._deck, self._counts
-        tops = [q[-1] if q else -9 for q in piles]  # -9: fits nothing (cards are 1..21)
-        if len(self._dirty) != self._n:
-            self._dirty = [True] * self._n
-        dirty = self._dirty
+        center, deck, counts, fit, inn = self._center, self._deck, self._counts, self._fit, self._in
+        n = self._n
+        # Top card of each discard; -9 for an empty one, so ``c ± 1 in tops`` never
+        # matches it (cards are 1..21).
+        tops = [q[-1] if q else -9 for q in piles]
         slow = self.push
-        running = self._status == IN_PROGRESS  # changes only in push() and _settle()
+        me = self._active
+        running = self._status == IN_PROGRESS  # me is a seat exactly while running
+        myname = names[me] if running else None  # type: ignore[index]
+        table, pos, acted, done = self._table, self._pos, self._acted, self._events
         try:
             for ev in events:
-                j = None  # destination: -1 center, else a seat; None: use the slow path
-                if running and type(ev) is dict and ev.keys() <= _FAST_KEYS:
+                # Decide whether ``ev`` is a clean fast event; j = its destination
+                # (-1 center, else a seat), None = hand it to the slow path.
+                j = None
+                if running and type(ev) is dict and ev.get("player") == myname:
                     kind = ev.get("type")
-                    me = self._active
                     card = ev.get("card")
-                    if kind == "draw":
-                        # Drawing is clean only if the own top card fits nowhere.
+                    # Exactly the keys type, player, to and (non-null) card: nothing
+                    # unknown, no "series" (checked below: "to" must be valid).
+                    if len(ev) == (3 if card is None else 4):
+                        if kind == "draw":
+                            own = tops[me]  # type: ignore[index]
+                            if own > 0 and (fit[own] >= 0 or own - 1 in tops or own + 1 in tops):
+                                pass  # forgot_discard: the own top card fits somewhere
+                            else:
+                                # c = the drawn card, or 0 if the event names another one.
+                                if table:
+                                    if deck is not None:
+                                        c = deck[pos]
+                                        if card is not None and (
+                                            type(card) is not int or card != c
+                                        ):
+                                            c = 0
+                                    elif type(card) is int and 0 < card <= TRAVIESO:
+                                        c = card if counts[card] else 0  # type: ignore[index]
+                                    else:
+                                        c = 0
+                                else:
+                                    stock = stocks[me]  # type: ignore[index]
+                                    c = stock[-1] if stock else 0
+                                    if card is not None and (type(card) is not int or card != c):
+                                        c = 0
+                                to = ev.get("to")
+                                if not c:
+                                    pass
+                                elif to == "center":
+                                    if fit[c] >= 0:
+                                        j = -1
+                                elif type(to) is str and to in idx:
+                                    t = idx[to]
+                                    if fit[c] >= 0:
+                                        pass  # forgot_center / wrong_discard
+                                    elif t == me:
+                                        # Own discard: only if c fits no other discard.
+                                        if not (
+                                            (c - 1 in tops or c + 1 in tops)
+                                            and self._fits_other(c, me)  # type: ignore[arg-type]
+                                        ):
+                                            j = t
+                                    elif tops[t] - c in (1, -1):
+                                        j = t
+                        elif kind == "play":
+                            c = tops[me]  # type: ignore[index]
+                            if c > 0 and type(card) is int and card == c:
+                                to = ev.get("to")
+                                if to == "center":
+                                    if fit[c] >= 0:
+                                        j = -1
+                                elif type(to) is str and to in idx:
+                                    t = idx[to]
+                                    if t != me and fit[c] < 0 and tops[t] - c in (1, -1):
+                                        j = t
+                    elif kind == "flip" and len(ev) == 2 and not table:
                         own = tops[me]  # type: ignore[index]
-                        if own > 0 and (
-                            own - 1 in tops
-                            or own + 1 in tops
-                            or (own == 1 and len(center) < SERIES)
-                            or (own <= TOP and own - 1 in center)
+                        pile = piles[me]  # type: ignore[index]
+                        if (
+                            pile
+                            and not stocks[me]  # type: ignore[index]
+                            and not (fit[own] >= 0 or own - 1 in tops or own + 1 in tops)
                         ):
-                            kind = None
-                        elif not self._table:
-                            stock = stocks[me]  # type: ignore[index]
-                            if stock and (
-                                card is None or (type(card) is int and card == stock[-1])
-                            ):
-                                card = stock[-1]
-                            else:
-                                kind = None
-                        elif deck is not None:
-                            nxt = deck[self._pos]
-                            if card is None or (type(card) is int and card == nxt):
-                                card = nxt
-                            else:
-                                kind = None
-                        elif type(card) is not int or not 0 < card < 22 or not counts[card]:  # type: ignore[index]
-                            kind = None
-                    elif kind == "play":
-                        if type(card) is not int or tops[me] != card:  # type: ignore[index]
-                            kind = None
-                    else:
-                        kind = None
-                    if kind is not None and ev.get("player") == names[me]:  # type: ignore[index]
-                        if card == 1:
-                            slot = len(center) if len(center) < SERIES else -1
-                        elif card <= TOP and card - 1 in center:
-                            slot = center.index(card - 1)
-                        else:
-                            slot = -1
-                        to = ev.get("to")
-                        if to == "center":
-                            if slot >= 0:
-                                j = -1
-                        elif type(to) is str and to in idx:
-                            t = idx[to]
-                            if t == me:
-                                # Own discard: only a drawn card that fits nowhere.
-                                if (
-                                    kind == "draw"
-                                    and slot < 0
-                                    and not (
-                                        (card - 1 in tops or card + 1 in tops)
-                                        and self._fits_other(card, me)  # type: ignore[arg-type]
-                                    )
-                                ):
-                                    j = t
-                            elif slot < 0 and (tops[t] - card) in (1, -1):
-                                j = t
+                            # Turned over as one block: the old bottom card ends on top.
+                            # Nobody's own cards change, so no one goes out (no _settle).
+                            pile.reverse()
+                            stocks[me] = pile  # type: ignore[index]
+                            piles[me] = []  # type: ignore[index]
+                            tops[me] = -9  # type: ignore[index]
+                            if not acted:
+                                acted = True
+                                self._prev_player = None
+                                self._prev = []
+                            done += 1
+                            continue
                 if j is None:
+                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
                     slow(ev)
-                    tops = [q[-1] if q else -9 for q in piles]
+                    me = self._active
                     running = self._status == IN_PROGRESS
+                    myname = names[me] if running else None  # type: ignore[index]
+                    table, pos, acted, done = self._table, self._pos, self._acted, self._events
+                    tops = [q[-1] if q else -9 for q in piles]
                     continue
                 # -- apply: the event is legal and breaks no priority
                 settle = False
                 if kind == "draw":
-                    if not self._table:
+                    if table:
+                        if deck is not None:
+                            pos += 1
+                        else:
+                            counts[c] -= 1  # type: ignore[index]
+                        table -= 1
+                        settle = not table  # the table just ran out
+                    else:
                         stock.pop()
                         settle = not stock and not piles[me]  # type: ignore[index]
-                    else:
-                        if deck is not None:
-                            self._pos += 1
-                        else:
-                            counts[card] -= 1  # type: ignore[index]
-                        self._table -= 1
-                        settle = not self._table  # the table just ran out
                 else:
                     pile = piles[me]  # type: ignore[index]
                     pile.pop()
@@ -335,43 +388,85 @@ class TockGame(Game):
                     else:
                         tops[me] = -9  # type: ignore[index]
                         # Only the active player loses own cards here: maybe goes out.
-                        settle = not self._table and not stocks[me]  # type: ignore[index]
-                dirty[me] = True  # type: ignore[index]
+                        settle = not table and not stocks[me]  # type: ignore[index]
                 if j == -1:
-                    if card == 1:
+                    # Inline _put_center(): the card goes on series k; refresh fit[].
+                    k = fit[c]
+                    if c == 1:
                         center.append(1)
+                        fit[1] = len(center) if len(center) < SERIES else -1
+                        if fit[2] < 0:
+                            fit[2] = k
                     else:
-                        center[slot] = card
+                        center[k] = c
+                        fit[c] = center.index(c - 1) if c - 1 in center else -1
+                        if c == TOP:
+                            settle = True  # maybe all six series are complete
+                        elif fit[c + 1] < 0 or fit[c + 1] > k:
+                            fit[c + 1] = k
                 else:
-                    piles[j].append(card)
-                    tops[j] = card
-                    dirty[j] = True
-                if not self._acted:
-                    self._acted = True
+                    piles[j].append(c)
+                    tops[j] = c
+                if not acted:
+                    acted = True
                     self._prev_player = None
                     self._prev = []
-                self._events += 1
-                if settle or (card == TOP and j == -1):
+                done += 1
+                if settle:
+                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
                     self._settle(j == me)
-                    tops = [q[-1] if q else -9 for q in piles]
+                    me = self._active
                     running = self._status == IN_PROGRESS
+                    myname = names[me] if running else None  # type: ignore[index]
+                    acted = self._acted
+                    tops = [q[-1] if q else -9 for q in piles]
                 elif j == me:
-                    self._next_turn()
+                    # The turn ends: the same steps as _next_turn().
+                    self._prev_player = me
+                    self._prev = self._cur
+                    self._cur = []
+                    acted = False
+                    self._turns += 1
+                    me += 1  # type: ignore[operator]
+                    if me == n:
+                        me = 0
+                    while not inn[me]:
+                        me = me + 1 if me + 1 < n else 0
+                    myname = names[me]
+                    self._active = me
+                    if not table and self._repeated(me):
+                        self._finish(STALEMATE)
+                        running = False
         except EngineError as exc:
+            # Only slow() and _settle() raise, after the locals were written back.
             raise LogError(self._events + 1, str(exc), exc) from None
+        finally:
+            # Also on errors: a failed push() changed nothing, so the locals are current.
+            self._table, self._pos, self._acted, self._events = table, pos, acted, done
 
     # ------------------------------------------------------------------ rule helpers
     def _center_slot(self, card: int) -> int:
         """Series index the card fits in the center (``len`` means a new series), or -1."""
-        c = self._center
+        return self._fit[card] if 0 < card <= TRAVIESO else -1
+
+    def _put_center(self, card: int, k: int) -> None:
+        """Put ``card`` on series ``k`` (``k == len`` opens one) and keep ``_fit`` in step.
+
+        Only two entries can change: who takes ``card`` next (the series that had
+        ``card - 1`` on top) and ``card + 1`` (which now fits series ``k``, unless an
+        earlier series already had ``card`` on top). ``push_many`` inlines this.
+        """
+        c, fit = self._center, self._fit
         if card == 1:
-            return len(c) if len(c) < SERIES else -1
-        if card > TOP or card < 1:
-            return -1
-        try:
-            return c.index(card - 1)
-        except ValueError:
-            return -1
+            c.append(1)
+            fit[1] = len(c) if len(c) < SERIES else -1
+            if fit[2] < 0:
+                fit[2] = k
+        else:
+            c[k] = card
+            fit[card] = c.index(card - 1) if card - 1 in c else -1
+            if card < TOP and (fit[card + 1] < 0 or fit[card + 1] > k):
+                fit[card + 1] = k
 
     def _fits_other(self, card: int, me: int) -> bool:
         """Whether ``card`` fits the face-up discard of a player other than ``me``."""
@@ -480,10 +575,7 @@ class TockGame(Game):
 
     def _place(self, card: int, to: int, series: int, me: int) -> None:
         if to == -1:
-            if card == 1:
-                self._center.append(1)
-            else:
-                self._center[series] = card
+            self._put_center(card, series)
         else:
             self._piles[to].append(card)
 
@@ -744,31 +836,44 @@ class TockGame(Game):
         while not inn[p]:
             p = (p + 1) % n
         self._active = p
-        if self._table == 0:
-            # Stalemate: the same position at the start of a turn for the third time.
-            # The center only grows, so positions seen with another center never recur.
-            # (A series with top t holds t cards, so sum() counts the center's cards.)
-            center = sum(self._center)
-            if center != self._seen_center:
-                self._seen = {}
-                self._seen_center = center
-            parts = self._keyparts
-            if self._all_dirty or len(parts) != 2 * n:
-                parts[:] = [*map(tuple, self._piles), *map(tuple, self._stocks)]
-                self._all_dirty = False
-                self._dirty[:] = [False] * n  # in place: push_many holds a reference
-            else:
-                dirty = self._dirty
-                for q in range(n):
-                    if dirty[q]:
-                        parts[q] = tuple(self._piles[q])
-                        parts[n + q] = tuple(self._stocks[q])
-                        dirty[q] = False
-            key = (p, *parts)
-            seen = self._seen.get(key, 0) + 1
-            self._seen[key] = seen
-            if seen >= 3:
-                self._finish(STALEMATE)
+        if self._table == 0 and self._repeated(p):
+            self._finish(STALEMATE)
+
+    def _repeated(self, p: int) -> bool:
+        """Count the position at the start of ``p``'s turn (table empty); whether it is
+        now the third occurrence (stalemate, rule 3).
+
+        The key is ``(p, bytes(pile) per seat, bytes(stock) per seat)``: cards are
+        1..21, and bytes cache their hash, so hashing the key costs 2n+1 cached hashes
+        instead of touching every card. The center only grows, so positions seen with
+        another center never recur: ``_seen`` restarts when the center's card count
+        changes (a series with top t holds t cards, so ``sum()`` counts them).
+
+        ``_parts`` is refreshed incrementally. Unless ``_all_dirty`` (any event through
+        ``push()`` sets it), only fast-path events ran since the previous count, one
+        turn ago (the table stays empty): they change the previous player's discard and
+        stock, and other discards only by adding cards, so a changed length tells.
+        """
+        center = sum(self._center)
+        if center != self._seen_center:
+            self._seen = {}
+            self._seen_center = center
+        n = self._n
+        piles, stocks, parts = self._piles, self._stocks, self._parts
+        q = self._prev_player
+        if self._all_dirty or len(parts) != 2 * n or q is None:
+            parts[:] = [*map(bytes, piles), *map(bytes, stocks)]
+            self._all_dirty = False
+        else:
+            parts[q] = bytes(piles[q])
+            parts[n + q] = bytes(stocks[q])
+            for q in range(n):
+                if len(parts[q]) != len(piles[q]):
+                    parts[q] = bytes(piles[q])
+        key = (p, *parts)
+        seen = self._seen.get(key, 0) + 1
+        self._seen[key] = seen
+        return seen >= 3
 
     def _finish(self, status: str, places: dict[int, int] | None = None) -> None:
         self._status = status
@@ -932,6 +1037,7 @@ class TockGame(Game):
             g._counts = None if state["counts"] is None else list(state["counts"])
             g._table = state["table"]
             g._center = list(state["center"])
+            g._fit = _fit_table(g._center)
             g._piles = [list(p) for p in state["piles"]]
             g._stocks = [list(s) for s in state["stocks"]]
             g._in = list(state["in"])
@@ -948,7 +1054,7 @@ class TockGame(Game):
             g._placements = None if pl is None else {p: v for p, v in pl}
             g._end = None if state["end"] is None else dict(state["end"])
             g._seen_center = state["seen_center"]
-            g._seen = {(p, *map(tuple, rest)): count for p, rest, count in state["seen"]}
+            g._seen = {(p, *map(bytes, rest)): count for p, rest, count in state["seen"]}
             g._events = state["events"]
             g._turns = state["turns"]
         except (KeyError, TypeError, ValueError) as exc:
