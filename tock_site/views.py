@@ -1,15 +1,10 @@
-"""Site-level views: the home page placeholder and the health endpoint."""
+"""Site-level views: the health endpoint."""
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tock_site import health
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
 
 
 @never_cache
