@@ -14,6 +14,8 @@ from . import jsonio
 from .base import Game, start
 from .errors import EngineError, LogError
 
+_ONLY_DICTS = {dict}
+
 
 def _lines(text: str | bytes) -> list[Any]:
     return text.rstrip().splitlines() if text.strip() else []
@@ -40,10 +42,11 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
         events = jsonio.loads(wrapped)
     except jsonio.JSONDecodeError:
         events = None
+    # A JSON array of one object a line; set(map(type, ...)) checks all at C speed.
     if (
-        events is not None
+        type(events) is list
         and len(events) == body.count(nl) + 1
-        and all(type(e) is dict for e in events)
+        and set(map(type, events)) == _ONLY_DICTS
     ):
         return events
     return _parse_slow(body)

@@ -8,6 +8,7 @@ import pytest
 
 import games.engine as engine
 from games.engine import IllegalMove, InvalidEvent, LogError
+from games.engine.tock import rules
 from games.engine.tock.rules import shuffled_deck, sorted_deck
 from tests.engine.tock_helpers import (
     draw,
@@ -227,6 +228,14 @@ class TestSeed:
         assert deck[:3] == [1, 2, 3] and deck[20] == 1 and deck[-1] == 21 and len(deck) == 121
         random.Random(42).shuffle(deck)
         assert shuffled_deck(42) == deck
+
+    def test_inlined_shuffle_matches_random_shuffle(self):
+        # shuffled_deck() inlines Random.shuffle for speed; it must draw the same way.
+        assert rules._shuffle is rules._fast_shuffle  # the self-check passed
+        for seed in [*range(300), -5, 2**64 + 1, "x", "tock-bots:3", "ü"]:
+            deck = sorted_deck()
+            random.Random(seed).shuffle(deck)
+            assert shuffled_deck(seed) == deck, seed
 
     def test_draws_follow_the_shuffle(self):
         deck = shuffled_deck(42)

@@ -141,9 +141,10 @@ class TockGame(Game):
         self._turns = 1
         # Cache for the position key (see _repeated): bytes(pile) per seat, then
         # bytes(stock) per seat. push() sets _all_dirty (rebuild everything); the fast
-        # path in push_many() leaves it, so only the seats it can touch are refreshed.
+        # path in push_many() leaves it but marks in _grown the discards it adds to.
         self._parts: list[bytes] = []
         self._all_dirty = True
+        self._grown: list[bool] = []
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> TockGame:
@@ -267,6 +268,9 @@ class TockGame(Game):
         names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
         center, deck, counts, fit, inn = self._center, self._deck, self._counts, self._fit, self._in
         n = self._n
+        grown = self._grown
+        if len(grown) != n:
+            grown[:] = [False] * n
         # Top card of each discard; -9 for an empty one, so ``c ± 1 in tops`` never
         # matches it (cards are 1..21).
         tops = [q[-1] if q else -9 for q in piles]
@@ -319,12 +323,12 @@ class TockGame(Game):
                                     if fit[c] >= 0:
                                         pass  # forgot_center / wrong_discard
                                     elif t == me:
-                                        # Own discard: only if c fits no other discard.
-                                        if not (
-                                            (c - 1 in tops or c + 1 in tops)
-                                            and self._fits_other(c, me)  # type: ignore[arg-type]
-                                        ):
+                                        # Own discard: only if c fits no other discard
+                                        # (own top blanked for the question).
+                                        tops[me] = -9  # type: ignore[index]
+                                        if c - 1 not in tops and c + 1 not in tops:
                                             j = t
+                                        tops[me] = own  # type: ignore[index]
                                     elif tops[t] - c in (1, -1):
                                         j = t
                         elif kind == "play":
@@ -407,6 +411,7 @@ class TockGame(Game):
                 else:
                     piles[j].append(c)
                     tops[j] = c
+                    grown[j] = True  # for _repeated(); j == me is refreshed anyway
                 if not acted:
                     acted = True
                     self._prev_player = None
@@ -852,7 +857,7 @@ class TockGame(Game):
         ``_parts`` is refreshed incrementally. Unless ``_all_dirty`` (any event through
         ``push()`` sets it), only fast-path events ran since the previous count, one
         turn ago (the table stays empty): they change the previous player's discard and
-        stock, and other discards only by adding cards, so a changed length tells.
+        stock, and other discards only by adding cards, marked in ``_grown``.
         """
         center = sum(self._center)
         if center != self._seen_center:
@@ -861,15 +866,19 @@ class TockGame(Game):
         n = self._n
         piles, stocks, parts = self._piles, self._stocks, self._parts
         q = self._prev_player
-        if self._all_dirty or len(parts) != 2 * n or q is None:
+        grown = self._grown
+        if self._all_dirty or len(parts) != 2 * n or len(grown) != n or q is None:
             parts[:] = [*map(bytes, piles), *map(bytes, stocks)]
             self._all_dirty = False
+            grown[:] = [False] * n  # in place: push_many() holds a reference
         else:
             parts[q] = bytes(piles[q])
             parts[n + q] = bytes(stocks[q])
-            for q in range(n):
-                if len(parts[q]) != len(piles[q]):
-                    parts[q] = bytes(piles[q])
+            if True in grown:
+                for q in range(n):
+                    if grown[q]:
+                        parts[q] = bytes(piles[q])
+                        grown[q] = False
         key = (p, *parts)
         seen = self._seen.get(key, 0) + 1
         self._seen[key] = seen
