@@ -17,6 +17,19 @@ class GameEventInline(admin.TabularInline):
         return False
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Admin for records that only services write (event logs, rating history)."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "kind", "status", "result_source", "last_sequence", "finished_at")
@@ -46,16 +59,7 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameEvent)
-class GameEventAdmin(admin.ModelAdmin):
+class GameEventAdmin(ReadOnlyAdmin):
     list_display = ("game", "sequence", "recorded_by", "recorded_at")
     list_select_related = ("recorded_by",)
     readonly_fields = ("game", "sequence", "data", "recorded_by", "recorded_at")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from games.admin import ReadOnlyAdmin
 from tournaments.models import (
     League,
     Player,
@@ -15,17 +16,6 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Player)
