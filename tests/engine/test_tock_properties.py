@@ -83,6 +83,13 @@ def test_state_round_trip(log, data):
     cut = data.draw(st.integers(1, len(log)))
     g = engine.replay(log[:cut])
     state = jsonio.loads(jsonio.dumps(g.to_state()))  # JSON-serialisable
+    # Positions counted for the stalemate rule, with the center's card count at the
+    # last turn start (the center may have grown since).
+    assert state["seen_center"] <= sum(state["center"])
+    for player, cards, count in state["seen"]:
+        assert player in range(len(g.players)) and count in (1, 2)
+        assert len(cards) == 2 * len(g.players)  # every discard, then every stock
+        assert sum(map(len, cards)) + state["seen_center"] == 121
     restored = engine.restore(state)
     assert restored.summary() == g.summary()
     assert restored.legal_moves() == g.legal_moves()

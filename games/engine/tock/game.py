@@ -77,6 +77,17 @@ def _competition_places(order: list[int], counts: list[int], base: int) -> dict[
     return places
 
 
+_SEP = b"\0"
+_SEAT_BYTE = [bytes((p,)) for p in range(MAX_PLAYERS)]
+
+
+def _position_key(p: int, parts: Iterable[Iterable[int]]) -> bytes:
+    """Stalemate key of a position: seat ``p`` to move, then each card sequence (every
+    discard, then every stock) preceded by a 0 byte. ``TockGame._repeated`` builds the
+    same bytes from cached parts."""
+    return _SEP.join([_SEAT_BYTE[p], *map(bytes, parts)])
+
+
 def _fit_table(center: list[int]) -> list[int]:
     """``fit[v]`` for cards ``v`` = 0..21: the series ``v`` fits given the series tops
     ``center`` (the first whose top is ``v - 1``; a 1 opens series ``len(center)``),
@@ -135,7 +146,7 @@ class TockGame(Game):
         # Stalemate detection: positions (player to move, then every discard and every
         # stock) seen at turn starts since the center last changed, with their counts;
         # _seen_center = the number of cards in the center then.
-        self._seen: dict[tuple[Any, ...], int] = {}
+        self._seen: dict[bytes, int] = {}
         self._seen_center = -1
         self._events = 1
         self._turns = 1
@@ -848,38 +859,41 @@ class TockGame(Game):
         """Count the position at the start of ``p``'s turn (table empty); whether it is
         now the third occurrence (stalemate, rule 3).
 
-        The key is ``(p, bytes(pile) per seat, bytes(stock) per seat)``: cards are
-        1..21, and bytes cache their hash, so hashing the key costs 2n+1 cached hashes
-        instead of touching every card. The center only grows, so positions seen with
-        another center never recur: ``_seen`` restarts when the center's card count
-        changes (a series with top t holds t cards, so ``sum()`` counts them).
+        The key is one bytes object (hashed once, compared with memcmp; see
+        :func:`_position_key`): ``p``, then every discard and every stock, each
+        preceded by a 0 byte (cards are 1..21, so 0 separates unambiguously). With the
+        table empty, the cards not in the center are exactly the ones in the key, so
+        ``len(key)`` gives the center's card count: ``_seen`` restarts when it changes,
+        as positions seen with another center never recur.
 
-        ``_parts`` is refreshed incrementally. Unless ``_all_dirty`` (any event through
+        ``_parts`` (``p``'s byte, then bytes(pile) per seat, then bytes(stock) per
+        seat) is refreshed incrementally. Unless ``_all_dirty`` (any event through
         ``push()`` sets it), only fast-path events ran since the previous count, one
         turn ago (the table stays empty): they change the previous player's discard and
         stock, and other discards only by adding cards, marked in ``_grown``.
         """
-        center = sum(self._center)
-        if center != self._seen_center:
-            self._seen = {}
-            self._seen_center = center
         n = self._n
         piles, stocks, parts = self._piles, self._stocks, self._parts
         q = self._prev_player
         grown = self._grown
-        if self._all_dirty or len(parts) != 2 * n or len(grown) != n or q is None:
-            parts[:] = [*map(bytes, piles), *map(bytes, stocks)]
+        if self._all_dirty or len(parts) != 2 * n + 1 or len(grown) != n or q is None:
+            parts[:] = [b"", *map(bytes, piles), *map(bytes, stocks)]
             self._all_dirty = False
             grown[:] = [False] * n  # in place: push_many() holds a reference
         else:
-            parts[q] = bytes(piles[q])
-            parts[n + q] = bytes(stocks[q])
+            parts[1 + q] = bytes(piles[q])
+            parts[1 + n + q] = bytes(stocks[q])
             if True in grown:
                 for q in range(n):
                     if grown[q]:
-                        parts[q] = bytes(piles[q])
+                        parts[1 + q] = bytes(piles[q])
                         grown[q] = False
-        key = (p, *parts)
+        parts[0] = _SEAT_BYTE[p]
+        key = _SEP.join(parts)
+        center = DECK_SIZE - (len(key) - 1 - 2 * n)  # len = p + 2n separators + cards
+        if center != self._seen_center:
+            self._seen = {}
+            self._seen_center = center
         seen = self._seen.get(key, 0) + 1
         self._seen[key] = seen
         return seen >= 3
@@ -1024,7 +1038,8 @@ class TockGame(Game):
             "end": None if self._end is None else dict(self._end),
             "seen_center": self._seen_center,
             "seen": [
-                [key[0], [list(x) for x in key[1:]], count] for key, count in self._seen.items()
+                [key[0], [list(x) for x in key[2:].split(_SEP)], count]
+                for key, count in self._seen.items()
             ],
             "events": self._events,
             "turns": self._turns,
@@ -1063,7 +1078,7 @@ class TockGame(Game):
             g._placements = None if pl is None else {p: v for p, v in pl}
             g._end = None if state["end"] is None else dict(state["end"])
             g._seen_center = state["seen_center"]
-            g._seen = {(p, *map(bytes, rest)): count for p, rest, count in state["seen"]}
+            g._seen = {_position_key(p, rest): count for p, rest, count in state["seen"]}
             g._events = state["events"]
             g._turns = state["turns"]
         except (KeyError, TypeError, ValueError) as exc:
