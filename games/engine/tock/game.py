@@ -7,6 +7,8 @@ State, in seat order ``0..n-1`` (clockwise):
 * ``_center``: top card of each open series, in opening order.
 * ``_piles[p]``: p's face-up discard, bottom first (``[-1]`` is the top card).
 * ``_stocks[p]``: p's own face-down stock, bottom first (``[-1]`` is drawn next).
+  Both are ``bytearray`` (cards are 1..21): they behave like lists of ints, and the
+  stalemate key of a position is then one ``bytes.join`` of them (see ``_repeated``).
 * ``_active``: seat to move (``None`` once over); ``_acted``: it has acted this turn.
 * ``_cur``/``_prev``: unpenalised infraction indices of the current turn and of the turn
   that just ended (``_prev_player``), which is what a knock is judged against.
@@ -83,8 +85,8 @@ _SEAT_BYTE = [bytes((p,)) for p in range(MAX_PLAYERS)]
 
 def _position_key(p: int, parts: Iterable[Iterable[int]]) -> bytes:
     """Stalemate key of a position: seat ``p`` to move, then each card sequence (every
-    discard, then every stock) preceded by a 0 byte. ``TockGame._repeated`` builds the
-    same bytes from cached parts."""
+    discard, then every stock) preceded by a 0 byte (cards are 1..21, so the 0 bytes
+    separate unambiguously). ``TockGame._repeated`` joins the same from its bytearrays."""
     return _SEP.join([_SEAT_BYTE[p], *map(bytes, parts)])
 
 
@@ -125,8 +127,8 @@ class TockGame(Game):
         self._counts: list[int] | None = None
         self._table = DECK_SIZE
         self._center: list[int] = []
-        self._piles: list[list[int]] = []
-        self._stocks: list[list[int]] = []
+        self._piles: list[bytearray] = []
+        self._stocks: list[bytearray] = []
         self._in: list[bool] = []
         self._out: list[int] = []
         self._active: int | None = 0
@@ -150,12 +152,6 @@ class TockGame(Game):
         self._seen_center = -1
         self._events = 1
         self._turns = 1
-        # Cache for the position key (see _repeated): bytes(pile) per seat, then
-        # bytes(stock) per seat. push() sets _all_dirty (rebuild everything); the fast
-        # path in push_many() leaves it but marks in _grown the discards it adds to.
-        self._parts: list[bytes] = []
-        self._all_dirty = True
-        self._grown: list[bool] = []
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> TockGame:
@@ -202,8 +198,8 @@ class TockGame(Game):
             g._counts = card_counts()
         else:
             g._deck = shuffled_deck(seed)
-        g._piles = [[] for _ in players]
-        g._stocks = [[] for _ in players]
+        g._piles = [bytearray() for _ in players]
+        g._stocks = [bytearray() for _ in players]
         g._in = [True] * g._n
         g._active = g._idx[first]
         return g
@@ -252,7 +248,6 @@ class TockGame(Game):
             raise InvalidEvent(f"unknown event type {t!r}")
         if self._status != IN_PROGRESS:
             raise IllegalMove(f"the game is over ({self._status}); no events after the end")
-        self._all_dirty = True
         handler(self, event)
         self._events += 1
 
@@ -279,9 +274,6 @@ class TockGame(Game):
         names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
         center, deck, counts, fit, inn = self._center, self._deck, self._counts, self._fit, self._in
         n = self._n
-        grown = self._grown
-        if len(grown) != n:
-            grown[:] = [False] * n
         # Top card of each discard; -9 for an empty one, so ``c ± 1 in tops`` never
         # matches it (cards are 1..21).
         tops = [q[-1] if q else -9 for q in piles]
@@ -365,7 +357,7 @@ class TockGame(Game):
                             # Nobody's own cards change, so no one goes out (no _settle).
                             pile.reverse()
                             stocks[me] = pile  # type: ignore[index]
-                            piles[me] = []  # type: ignore[index]
+                            piles[me] = bytearray()  # type: ignore[index]
                             tops[me] = -9  # type: ignore[index]
                             if not acted:
                                 acted = True
@@ -422,7 +414,6 @@ class TockGame(Game):
                 else:
                     piles[j].append(c)
                     tops[j] = c
-                    grown[j] = True  # for _repeated(); j == me is refreshed anyway
                 if not acted:
                     acted = True
                     self._prev_player = None
@@ -719,7 +710,7 @@ class TockGame(Game):
         # Turned over as one block: the old bottom card ends on top of the stock.
         pile.reverse()
         self._stocks[me] = pile
-        self._piles[me] = []
+        self._piles[me] = bytearray()
         self._act()
         if kinds:
             self._record(kinds, me)
@@ -859,38 +850,14 @@ class TockGame(Game):
         """Count the position at the start of ``p``'s turn (table empty); whether it is
         now the third occurrence (stalemate, rule 3).
 
-        The key is one bytes object (hashed once, compared with memcmp; see
-        :func:`_position_key`): ``p``, then every discard and every stock, each
-        preceded by a 0 byte (cards are 1..21, so 0 separates unambiguously). With the
-        table empty, the cards not in the center are exactly the ones in the key, so
+        The key is one bytes object, built by a single C-level join of the discards and
+        stocks (bytearrays) and hashed once (see :func:`_position_key`). With the table
+        empty, the cards not in the center are exactly the ones in the key, so
         ``len(key)`` gives the center's card count: ``_seen`` restarts when it changes,
         as positions seen with another center never recur.
-
-        ``_parts`` (``p``'s byte, then bytes(pile) per seat, then bytes(stock) per
-        seat) is refreshed incrementally. Unless ``_all_dirty`` (any event through
-        ``push()`` sets it), only fast-path events ran since the previous count, one
-        turn ago (the table stays empty): they change the previous player's discard and
-        stock, and other discards only by adding cards, marked in ``_grown``.
         """
-        n = self._n
-        piles, stocks, parts = self._piles, self._stocks, self._parts
-        q = self._prev_player
-        grown = self._grown
-        if self._all_dirty or len(parts) != 2 * n + 1 or len(grown) != n or q is None:
-            parts[:] = [b"", *map(bytes, piles), *map(bytes, stocks)]
-            self._all_dirty = False
-            grown[:] = [False] * n  # in place: push_many() holds a reference
-        else:
-            parts[1 + q] = bytes(piles[q])
-            parts[1 + n + q] = bytes(stocks[q])
-            if True in grown:
-                for q in range(n):
-                    if grown[q]:
-                        parts[1 + q] = bytes(piles[q])
-                        grown[q] = False
-        parts[0] = _SEAT_BYTE[p]
-        key = _SEP.join(parts)
-        center = DECK_SIZE - (len(key) - 1 - 2 * n)  # len = p + 2n separators + cards
+        key = _SEP.join([_SEAT_BYTE[p], *self._piles, *self._stocks])
+        center = DECK_SIZE - (len(key) - 1 - 2 * self._n)  # p, 2n separators, the cards
         if center != self._seen_center:
             self._seen = {}
             self._seen_center = center
@@ -1062,8 +1029,8 @@ class TockGame(Game):
             g._table = state["table"]
             g._center = list(state["center"])
             g._fit = _fit_table(g._center)
-            g._piles = [list(p) for p in state["piles"]]
-            g._stocks = [list(s) for s in state["stocks"]]
+            g._piles = [bytearray(p) for p in state["piles"]]
+            g._stocks = [bytearray(s) for s in state["stocks"]]
             g._in = list(state["in"])
             g._out = list(state["out"])
             g._active = state["active"]
