@@ -1,7 +1,9 @@
 """``/healthz`` in embedded mode, on the real stack, and with Redis or the database gone."""
 
 import secrets
+import socket
 import time
+from collections.abc import Iterator
 
 import pytest
 from django.urls import reverse
@@ -58,14 +60,21 @@ def test_healthz_embedded_mode_without_any_service(tmp_path):
     assert got["body"]["database"]["status"] == "ok"
 
 
-@pytest.mark.parametrize(
-    "redis_url",
-    [
-        "redis://127.0.0.1:1/0",  # connection refused: nothing listens on port 1
-        "redis://10.255.255.1:6379/0",  # unroutable: the connect times out (or fails at once)
-    ],
-)
-def test_healthz_answers_quickly_when_redis_is_unreachable(tmp_path, redis_url):
+@pytest.fixture
+def silent_server() -> Iterator[int]:
+    """A port on 127.0.0.1 that accepts connections and never answers (a hung Redis)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)  # the kernel completes the handshakes; nobody ever reads
+        yield sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("failure", ["refused", "silent"])
+def test_healthz_answers_quickly_when_redis_is_unreachable(tmp_path, request, failure):
+    if failure == "refused":
+        redis_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    else:
+        redis_url = f"redis://127.0.0.1:{request.getfixturevalue('silent_server')}/0"
     env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", REDIS_URL=redis_url)
     got = healthz_in_subprocess(env)
     assert got["code"] == 200, got
