@@ -50,7 +50,6 @@ FLIP_KEYS = frozenset({"type", "player"})
 TOCK_KEYS = frozenset({"type", "player", "ruling", "referee"})
 END_KEYS = frozenset({"type", "reason", "referee", "placements"})
 RULINGS = ("correct", "incorrect")
-_FAST_KEYS = frozenset({"type", "player", "card", "to"})
 STATE_VERSION = 1
 
 
@@ -287,12 +286,25 @@ class TockGame(Game):
                 # Decide whether ``ev`` is a clean fast event; j = its destination
                 # (-1 center, else a seat), None = hand it to the slow path.
                 j = None
-                if running and type(ev) is dict and ev.get("player") == myname:
-                    kind = ev.get("type")
-                    card = ev.get("card")
-                    # Exactly the keys type, player, to and (non-null) card: nothing
-                    # unknown, no "series" (checked below: "to" must be valid).
-                    if len(ev) == (3 if card is None else 4):
+                if not running or type(ev) is not dict:
+                    player = None
+                elif len(ev) == 4:
+                    # The usual shape: exactly type, player, card and to (subscripts
+                    # are cheaper than .get(); a KeyError means another key, which
+                    # the slow path judges).
+                    try:
+                        kind, player, card, to = ev["type"], ev["player"], ev["card"], ev["to"]
+                    except KeyError:
+                        player = None
+                else:
+                    # A draw naming no card (3 keys) or a flip (2 keys): the count
+                    # must match the keys found, so that none is unknown.
+                    kind, player, to = ev.get("type"), ev.get("player"), ev.get("to")
+                    card = None
+                    if len(ev) != (2 if to is None else 3):
+                        player = None
+                if player == myname:  # never None while running
+                    if to is not None:
                         if kind == "draw":
                             own = tops[me]  # type: ignore[index]
                             if own > 0 and (fit[own] >= 0 or own - 1 in tops or own + 1 in tops):
@@ -315,7 +327,6 @@ class TockGame(Game):
                                     c = stock[-1] if stock else 0
                                     if card is not None and (type(card) is not int or card != c):
                                         c = 0
-                                to = ev.get("to")
                                 if not c:
                                     pass
                                 elif to == "center":
@@ -337,7 +348,6 @@ class TockGame(Game):
                         elif kind == "play":
                             c = tops[me]  # type: ignore[index]
                             if c > 0 and type(card) is int and card == c:
-                                to = ev.get("to")
                                 if to == "center":
                                     if fit[c] >= 0:
                                         j = -1
