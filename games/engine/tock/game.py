@@ -43,6 +43,7 @@ from .rules import (
     shuffled_deck,
 )
 
+_NOBODY = object()  # push_many(): the player to move once the game is over
 START_KEYS = frozenset({"type", "game", "players", "first", "mode", "seed"})
 PLAY_KEYS = frozenset({"type", "player", "card", "to", "series"})
 DRAW_KEYS = frozenset({"type", "player", "card", "to", "series"})
@@ -278,22 +279,26 @@ class TockGame(Game):
         tops = [q[-1] if q else -9 for q in piles]
         slow = self.push
         me = self._active
-        running = self._status == IN_PROGRESS  # me is a seat exactly while running
-        myname = names[me] if running else None  # type: ignore[index]
+        # Name of the player to move; _NOBODY (equal to no event's "player") once the
+        # game is over, so that every later event goes to the slow path, which rejects it.
+        myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
         table, pos, acted, done = self._table, self._pos, self._acted, self._events
         try:
             for ev in events:
                 # Decide whether ``ev`` is a clean fast event; j = its destination
                 # (-1 center, else a seat), None = hand it to the slow path.
                 j = None
-                if not running or type(ev) is not dict:
+                if type(ev) is not dict:
                     player = None
                 elif len(ev) == 4:
                     # The usual shape: exactly type, player, card and to (subscripts
                     # are cheaper than .get(); a KeyError means another key, which
                     # the slow path judges).
                     try:
-                        kind, player, card, to = ev["type"], ev["player"], ev["card"], ev["to"]
+                        kind = ev["type"]
+                        player = ev["player"]
+                        card = ev["card"]
+                        to = ev["to"]
                     except KeyError:
                         player = None
                 else:
@@ -303,7 +308,7 @@ class TockGame(Game):
                     card = None
                     if len(ev) != (2 if to is None else 3):
                         player = None
-                if player == myname:  # never None while running
+                if player == myname:
                     if to is not None:
                         if kind == "draw":
                             own = tops[me]  # type: ignore[index]
@@ -379,8 +384,7 @@ class TockGame(Game):
                     self._table, self._pos, self._acted, self._events = table, pos, acted, done
                     slow(ev)
                     me = self._active
-                    running = self._status == IN_PROGRESS
-                    myname = names[me] if running else None  # type: ignore[index]
+                    myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
                     table, pos, acted, done = self._table, self._pos, self._acted, self._events
                     tops = [q[-1] if q else -9 for q in piles]
                     continue
@@ -433,8 +437,7 @@ class TockGame(Game):
                     self._table, self._pos, self._acted, self._events = table, pos, acted, done
                     self._settle(j == me)
                     me = self._active
-                    running = self._status == IN_PROGRESS
-                    myname = names[me] if running else None  # type: ignore[index]
+                    myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
                     acted = self._acted
                     tops = [q[-1] if q else -9 for q in piles]
                 elif j == me:
@@ -453,7 +456,7 @@ class TockGame(Game):
                     self._active = me
                     if not table and self._repeated(me):
                         self._finish(STALEMATE)
-                        running = False
+                        myname = _NOBODY
         except EngineError as exc:
             # Only slow() and _settle() raise, after the locals were written back.
             raise LogError(self._events + 1, str(exc), exc) from None
