@@ -334,21 +334,21 @@ class TockGame(Game):
                                         c = 0
                                 if not c:
                                     pass
+                                elif to == myname:  # the most common destination
+                                    # Own discard: only if c fits nowhere else (the own
+                                    # top blanked for the question), else wrong_discard.
+                                    if fit[c] < 0:
+                                        tops[me] = -9  # type: ignore[index]
+                                        if c - 1 not in tops and c + 1 not in tops:
+                                            j = me
+                                        tops[me] = own  # type: ignore[index]
                                 elif to == "center":
                                     if fit[c] >= 0:
                                         j = -1
                                 elif type(to) is str and to in idx:
+                                    # Another player (not forgot_center, and it fits).
                                     t = idx[to]
-                                    if fit[c] >= 0:
-                                        pass  # forgot_center / wrong_discard
-                                    elif t == me:
-                                        # Own discard: only if c fits no other discard
-                                        # (own top blanked for the question).
-                                        tops[me] = -9  # type: ignore[index]
-                                        if c - 1 not in tops and c + 1 not in tops:
-                                            j = t
-                                        tops[me] = own  # type: ignore[index]
-                                    elif tops[t] - c in (1, -1):
+                                    if fit[c] < 0 and tops[t] - c in (1, -1):
                                         j = t
                         elif kind == "play":
                             c = tops[me]  # type: ignore[index]
