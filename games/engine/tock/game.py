@@ -4,7 +4,8 @@ State, in seat order ``0..n-1`` (clockwise):
 
 * ``_deck``/``_pos`` (seeded games): the shuffled table in draw order, ``_deck[_pos]`` next;
   ``_counts`` (unseeded games): the multiset of face-down table cards by value.
-* ``_center``: top card of each open series, in opening order.
+* ``_center``: top card of each open series, in opening order; ``_fit`` is derived from
+  it (card -> the series it fits, or -1) and kept in step by ``_put_center``.
 * ``_piles[p]``: p's face-up discard, bottom first (``[-1]`` is the top card).
 * ``_stocks[p]``: p's own face-down stock, bottom first (``[-1]`` is drawn next).
   Both are ``bytearray`` (cards are 1..21): they behave like lists of ints, and the
@@ -16,8 +17,9 @@ State, in seat order ``0..n-1`` (clockwise):
 Invariant: the 121 cards are always in exactly one of table, center (a series with top
 ``t`` holds ``t`` cards), piles and stocks.
 
-The hot path (``push``) validates with direct type checks instead of building event
-objects: replaying logs fast is a product requirement (see ``bench/bench_engine.py``).
+Replaying logs fast is a product requirement (see ``bench/bench_engine.py``): ``push``
+validates with direct type checks instead of building event objects, and ``push_many``
+(used by ``replay``) applies the common clean events inline, falling back to ``push``.
 """
 
 from __future__ import annotations
