@@ -4,6 +4,11 @@
 * Standings: 1,000 players, 250 tables of 4 per round, 5 rounds (1,250 games with
   results), computed by ``tournaments.selectors.tournament_standings``; reports the
   time and the number of SQL queries.
+* Live scoring: one simulated 4-player TOCK game appended event by event through
+  ``tournaments.services.game_record_event`` (the API's path); reports ms and SQL
+  queries per event (the cached engine state means no replay per append).
+* Pages: the demo data (``manage.py demo``), every public page fetched once; reports
+  the SQL queries and milliseconds of each.
 * Ratings: 100,000 rated games among 1,000 players (2 to 4 per game), first through
   the pure function (``compute_ratings``) on in-memory input, then end to end through
   ``ratings_recompute`` (read games, compute, bulk-write ~300,000 rating changes).
@@ -105,6 +110,70 @@ def bench_standings(tournament) -> None:
     )
 
 
+def bench_live_scoring() -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    import games.engine as engine
+    from games.services import game_create
+    from tournaments.models import Player
+    from tournaments.permissions import SYSTEM
+    from tournaments.services import game_record_event
+
+    handles = list(Player.objects.values_list("handle", flat=True)[:4])
+    log = engine.simulate(game="tock", players=handles, seed=11, mistakes=0.02, knocks=0.2)
+    game = game_create(kind="tock", players=handles, user=None)
+    start = time.perf_counter()
+    with CaptureQueriesContext(connection) as ctx:
+        for sequence, event in enumerate(log, start=1):
+            game_record_event(game=game, event=event, expected_sequence=sequence, user=SYSTEM)
+    total = time.perf_counter() - start
+    print(
+        f"live scoring: {len(log)} events appended one by one: "
+        f"{total / len(log) * 1000:.1f} ms/event, "
+        f"{len(ctx.captured_queries) / len(log):.1f} queries/event"
+    )
+
+
+def bench_pages() -> None:
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games.models import Game
+    from tournaments.models import League, Player, Tournament
+
+    call_command("demo", verbosity=0)
+    from tournaments.management.commands.demo import LEAGUE_SLUG
+
+    league = League.objects.get(slug=LEAGUE_SLUG)
+    tournament = Tournament.objects.filter(league=league, status="running").first()
+    player = Player.objects.filter(seats__isnull=False).first()
+    game = Game.objects.filter(table__round__tournament=tournament, last_sequence__gt=1).first()
+    pages = {
+        "home": "/",
+        "leagues": "/leagues/",
+        "league": f"/leagues/{league.slug}/",
+        "tournament (24 players)": f"/tournaments/{tournament.pk}/",
+        "players": "/players/",
+        "player": f"/players/{player.handle}/",
+        "game": f"/games/{game.pk}/",
+        "rules": "/rules/",
+        "API standings": f"/api/tournaments/{tournament.pk}/standings",
+        "API game": f"/api/games/{game.pk}",
+    }
+    client = Client()
+    for name, url in pages.items():
+        client.get(url)  # warm up templates and caches
+        with CaptureQueriesContext(connection) as ctx:
+            start = time.perf_counter()
+            response = client.get(url)
+            ms = (time.perf_counter() - start) * 1000
+        assert response.status_code == 200, (url, response.status_code)
+        print(f"page {name:<24} {len(ctx.captured_queries):>3} queries {ms:>6.1f} ms")
+
+
 def bench_ratings(n_games: int, rng: random.Random) -> None:
     from games.models import Game
     from tournaments.models import Player, RatingChange
@@ -174,6 +243,8 @@ def main() -> None:
         tournament = seed_tournament(args.players, args.rounds, rng)
         print(f"  (seeding the tournament took {time.perf_counter() - start:.1f} s)")
         bench_standings(tournament)
+        bench_live_scoring()
+        bench_pages()
         bench_ratings(args.games, rng)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)

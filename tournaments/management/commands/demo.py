@@ -75,18 +75,17 @@ class Command(DomainCommand):
     help = "Create demo data (idempotent): league, 24 players, a finished and a running event."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        say = self.stdout.write if options["verbosity"] > 0 else (lambda _msg: None)
         with transaction.atomic():
             demo = _user("demo", first_name="Demo", last_name="Organizer")
             referee = _user("referee")
             scorekeeper = _user("scorekeeper")
             if League.objects.filter(slug=LEAGUE_SLUG).exists():
-                self.stdout.write("demo data already present; nothing to do")
+                say("demo data already present; nothing to do")
                 return
             self._create(demo, referee, scorekeeper)
         ratings_recompute(kind="tock")
-        self.stdout.write(
-            "demo data created: users demo/demo, referee/referee, scorekeeper/scorekeeper"
-        )
+        say("demo data created: users demo/demo, referee/referee, scorekeeper/scorekeeper")
 
     def _create(self, demo: Any, referee: Any, scorekeeper: Any) -> None:
         league = league_create(
