@@ -229,7 +229,12 @@ def game_append_event(
     return RecordOutcome(game=game, events_added=1, result_changed=changed)
 
 
-def _parse_log(log: str | bytes | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def game_log_parse(*, log: str | bytes | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Parse a log (JSON Lines text, or event objects) into JSON-clean event dicts.
+
+    Raises :class:`LogRejected` naming the 1-based line of the first malformed line.
+    Only the form is checked here; the rules are the engine's (:func:`game_attach_log`).
+    """
     if isinstance(log, str | bytes):
         if len(log) > MAX_LOG_BYTES:
             raise MalformedInput(_("The log is too large."))
@@ -259,7 +264,7 @@ def game_attach_log(
     completes a partially recorded game); uploading the same log again is a no-op.
     A placements-only result is replaced by the verified, log-derived one.
     """
-    events = _parse_log(log)
+    events = game_log_parse(log=log)
     if not events:
         raise LogRejected(1, _("the log is empty"))
     try:

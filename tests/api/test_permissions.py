@@ -88,6 +88,21 @@ def test_only_referees_and_organizers_adjudicate(game, as_user, simulated_log):
     assert response.status_code in (201, 422)
 
 
+def test_a_log_with_an_adjudication_needs_a_referee_too(game, as_user, simulated_log):
+    # Given a log cut short and closed by an adjudicated end
+    log = simulated_log()[:5] + [{"type": "end", "reason": "adjudicated", "referee": "rita"}]
+    url = reverse("api:game-log", args=[game.pk])
+    # when a scorekeeper uploads it, the role check refuses it and nothing is stored
+    response = as_user("scorekeeper").post(url, {"log": log}, format="json")
+    assert response.status_code == 403
+    assert "referee" in response.json()["detail"]
+    assert GameEvent.objects.filter(game=game).count() == 0
+    # while the referee's upload of the same log is stored and finishes the game
+    response = as_user("referee").post(url, {"log": log}, format="json")
+    assert response.status_code == 201, response.json()
+    assert GameEvent.objects.filter(game=game).count() == 6
+
+
 def test_obtain_a_token_and_use_it(game, staff, simulated_log):
     user = staff["scorekeeper"]
     user.set_password("a-long-password-1")

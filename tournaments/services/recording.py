@@ -16,7 +16,7 @@ commit. Standings are computed from the stored results on read, so they follow a
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -68,21 +68,44 @@ def _after_result_change(game: Game) -> None:
     transaction.on_commit(lambda: _enqueue_rating_update(game.pk))
 
 
+def _record(
+    *,
+    game: Game | int | str,
+    user: Any,
+    events: Iterable[Any],
+    write: Callable[[Game], RecordOutcome],
+) -> RecordOutcome:
+    """Check the user's role for ``game`` (and ``events``), then ``write`` in one transaction.
+
+    Rulings and adjudicated ends among ``events`` need a referee or an organizer, however
+    they arrive (one event or a whole log). When the result changed, the round's status
+    follows at once and the rating update is enqueued after commit.
+    """
+    game = _resolve(game)
+    ensure_can_record_game(user=user, game=game)
+    if any(_needs_referee(event) for event in events) and not user_can_referee_game(
+        user=user, game=game
+    ):
+        raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
+    with transaction.atomic():
+        outcome = write(game)
+        if outcome.result_changed:
+            _after_result_change(outcome.game)
+    return outcome
+
+
 def game_record_event(
     *, game: Game | int | str, event: Any, expected_sequence: Any, user: Any
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules)."""
-    game = _resolve(game)
-    ensure_can_record_game(user=user, game=game)
-    if _needs_referee(event) and not user_can_referee_game(user=user, game=game):
-        raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
-    with transaction.atomic():
-        outcome = game_services.game_append_event(
-            game=game, event=event, expected_sequence=expected_sequence, user=user
-        )
-        if outcome.result_changed:
-            _after_result_change(outcome.game)
-    return outcome
+    return _record(
+        game=game,
+        user=user,
+        events=[event],
+        write=lambda g: game_services.game_append_event(
+            game=g, event=event, expected_sequence=expected_sequence, user=user
+        ),
+    )
 
 
 def game_record_log(
@@ -90,23 +113,26 @@ def game_record_log(
 ) -> RecordOutcome:
     """Attach a whole log (see :func:`games.services.game_attach_log`)."""
     game = _resolve(game)
-    ensure_can_record_game(user=user, game=game)
-    with transaction.atomic():
-        outcome = game_services.game_attach_log(game=game, log=log, user=user)
-        if outcome.result_changed:
-            _after_result_change(outcome.game)
-    return outcome
+    ensure_can_record_game(user=user, game=game)  # before parsing: strangers learn nothing
+    events = game_services.game_log_parse(log=log)
+    return _record(
+        game=game,
+        user=user,
+        events=events,
+        write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
+    )
 
 
 def game_record_placements(*, game: Game | int | str, placements: Any, user: Any) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`)."""
-    game = _resolve(game)
-    ensure_can_record_game(user=user, game=game)
-    with transaction.atomic():
-        outcome = game_services.game_set_placements(game=game, placements=placements, user=user)
-        if outcome.result_changed:
-            _after_result_change(outcome.game)
-    return outcome
+    return _record(
+        game=game,
+        user=user,
+        events=[],
+        write=lambda g: game_services.game_set_placements(
+            game=g, placements=placements, user=user
+        ),
+    )
 
 
 def _check_known(handles: Any) -> None:
