@@ -25,7 +25,8 @@ if _orjson is not None:
         return _orjson.dumps(obj).decode()
 
 else:  # pragma: no cover
-    JSONDecodeError = (ValueError, TypeError)
+    # RecursionError: the stdlib parser recurses once per nesting level ("[[[[...").
+    JSONDecodeError = (ValueError, TypeError, RecursionError)
 
     def loads(data: str | bytes) -> Any:
         """Parse one JSON document."""

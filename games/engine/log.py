@@ -7,6 +7,7 @@ except trailing whitespace at the very end of the text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,10 @@ from .base import Game, start
 from .errors import EngineError, LogError
 
 _ONLY_DICTS = {dict}
+# Two objects on one line, ``}`` then ``,`` then ``{`` (JSON whitespace between, no
+# newline): see parse_log().
+_TWO_ON_A_LINE = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
+_TWO_ON_A_LINE_B = re.compile(rb"\}[ \t\r]*,[ \t\r]*\{")
 
 
 def _lines(text: str | bytes) -> list[Any]:
@@ -27,15 +32,23 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
     Fast path: the whole text is parsed as one JSON array (one parser call instead of
     one per line); only if that fails, or the line count does not match, the text is
     parsed line by line to find and report the first bad line.
+
+    The line count alone does not prove that every line held exactly one object: a
+    line with two objects (``{..},{..``) can make up for an object spread over two
+    lines (the newline turned into a comma inside a string or a nested value). Such
+    a text has a top-level ``}``, ``,``, ``{`` on one line, which is looked for
+    (a regular expression, at C speed); if found, the slow path decides.
     """
     if isinstance(text, bytes | bytearray):
         body = bytes(text).rstrip()
         sep, nl = b",", b"\n"
         wrapped: str | bytes = b"[" + body.replace(nl, sep) + b"]"
+        two_on_a_line = _TWO_ON_A_LINE_B.search(body) is not None
     else:
         body = text.rstrip()
         sep, nl = ",", "\n"
         wrapped = "[" + body.replace(nl, sep) + "]"
+        two_on_a_line = _TWO_ON_A_LINE.search(body) is not None
     if not body:
         raise LogError(1, "empty log: the first line must be a start event")
     try:
@@ -45,6 +58,7 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
     # A JSON array of one object a line; set(map(type, ...)) checks all at C speed.
     if (
         type(events) is list
+        and not two_on_a_line
         and len(events) == body.count(nl) + 1
         and set(map(type, events)) == _ONLY_DICTS
     ):
