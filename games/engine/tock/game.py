@@ -105,6 +105,11 @@ def _fit_table(center: list[int]) -> list[int]:
     return fit
 
 
+def _ordinal(i: int) -> str:
+    """1st, 2nd, 3rd, 4th, 5th (at most five players go out before the game ends)."""
+    return f"{i}{('th', 'st', 'nd', 'rd')[i] if i < 4 else 'th'}"
+
+
 def valid_competition_ranking(places: list[int]) -> bool:
     """Whether ``places`` (any order) is a standard competition ranking like 1, 2, 2, 4."""
     ordered = sorted(places)
@@ -809,6 +814,20 @@ class TockGame(Game):
                     "places must rank as in rule 3 (1, 2, 2, 4: ties share, then skip)"
                 )
             places = {self._idx[p]: v for p, v in given.items()}
+            # Going out is final (rule 2): whoever went out keeps their place.
+            out = self._out
+            for i, p in enumerate(out, 1):
+                if places[p] != i:
+                    raise IllegalMove(
+                        f"{self._names[p]} went out {_ordinal(i)} and keeps place {i}, "
+                        f"not {places[p]}"
+                    )
+            for p, v in places.items():
+                if p not in out and v <= len(out):
+                    raise IllegalMove(
+                        f"{self._names[p]} cannot share or precede place {v}: "
+                        f"places 1 to {len(out)} belong to the players who went out"
+                    )
         self._end = {"event": self._events + 1, "reason": reason}
         if referee is not None:
             self._end["referee"] = referee
