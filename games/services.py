@@ -81,7 +81,23 @@ def _normalize_event(event: Any) -> dict[str, Any]:
         raise MalformedInput(_("The event is not valid JSON: %(error)s") % {"error": exc}) from exc
     if len(text) > MAX_EVENT_BYTES:
         raise MalformedInput(_("The event is too large."))
-    return jsonio.loads(text)
+    data = jsonio.loads(text)
+    _check_no_nul(data)
+    return data
+
+
+def _check_no_nul(value: Any) -> None:
+    """NUL characters cannot be stored (PostgreSQL's jsonb refuses ``\\u0000``): a 400."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise MalformedInput(_("Text in an event may not contain NUL characters."))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_no_nul(key)
+            _check_no_nul(item)
+    elif isinstance(value, list):
+        for item in value:
+            _check_no_nul(item)
 
 
 def _check_sequence_number(value: Any) -> int:
@@ -239,9 +255,15 @@ def game_log_parse(*, log: str | bytes | Iterable[Mapping[str, Any]]) -> list[di
         if len(log) > MAX_LOG_BYTES:
             raise MalformedInput(_("The log is too large."))
         try:
-            return engine.parse_log(log)
+            parsed = engine.parse_log(log)
         except engine.LogError as exc:
             raise LogRejected(exc.line, exc.reason) from exc
+        for n, event in enumerate(parsed, start=1):
+            try:
+                _check_no_nul(event)
+            except MalformedInput as exc:
+                raise LogRejected(n, str(exc.message)) from exc
+        return parsed
     events = []
     for n, event in enumerate(log, start=1):
         try:

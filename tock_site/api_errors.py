@@ -7,12 +7,23 @@ engine's and the services' domain errors so that bad input never becomes a 500:
   own ``http_status`` and ``as_dict()`` body (``detail``, ``code`` and extra fields such
   as ``current_sequence`` or ``line``);
 * DRF's field validation errors keep their per-field messages under ``errors`` and get
-  a one-line ``detail`` naming the first bad field.
+  a one-line ``detail`` naming the first bad field;
+* Django's request limits (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413, too many
+  form fields or files: 400) answer in JSON too, not with Django's HTML error page.
 """
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.conf import settings
+from django.core.exceptions import (
+    PermissionDenied,
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+    ValidationError,
+)
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -51,4 +62,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return Response({"detail": detail}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, PermissionDenied):
         return Response({"detail": str(exc) or "Permission denied."}, status=403)
+    if isinstance(exc, RequestDataTooBig):
+        detail = _(
+            "The request body is too large (over %(limit)d bytes); upload a long log as a "
+            "text/plain or application/x-ndjson body."
+        ) % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+        return Response({"detail": detail, "code": "too_large"}, status=413)
+    if isinstance(exc, TooManyFieldsSent | TooManyFilesSent):
+        return Response({"detail": str(exc), "code": "malformed"}, status=400)
+    if isinstance(exc, SuspiciousOperation):
+        return Response({"detail": _("Bad request."), "code": "malformed"}, status=400)
     return None

@@ -155,7 +155,9 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class StaleSequenceErrorSerializer(ErrorSerializer):
-    current_sequence = serializers.IntegerField()
+    """409: a stale sequence (with ``current_sequence``), or the game is over (without)."""
+
+    current_sequence = serializers.IntegerField(required=False)
 
 
 class RejectedErrorSerializer(ErrorSerializer):

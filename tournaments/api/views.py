@@ -25,7 +25,6 @@ from drf_spectacular.utils import (
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -35,6 +34,7 @@ from rest_framework.views import APIView
 from games.errors import MalformedInput
 from games.selectors import game_derived_state, game_log_text
 from games.services import MAX_LOG_BYTES
+from tournaments.api.pagination import PAGE_PARAMETERS, BoundedLimitOffsetPagination
 from tournaments.api.parsers import (
     JSONLinesParser,
     JSONLinesRenderer,
@@ -57,6 +57,7 @@ from tournaments.api.serializers import (
     StandingRowSerializer,
     TournamentSerializer,
 )
+from tournaments.models import TournamentStatus
 from tournaments.selectors import tournament_standings
 from tournaments.selectors_web import (
     game_events,
@@ -104,7 +105,7 @@ def _paginated(serializer_class: type[serializers.Serializer], name: str) -> Any
 
 
 def _page(view: APIView, request: Request, queryset: Any, serializer_class: Any) -> Response:
-    paginator = LimitOffsetPagination()
+    paginator = BoundedLimitOffsetPagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
@@ -127,6 +128,7 @@ def _record_response(*, outcome: Any, user: Any, created: bool) -> Response:
 
 
 NOT_FOUND = OpenApiResponse(ErrorSerializer, description="Unknown, or not visible to you.")
+BAD_QUERY = OpenApiResponse(ErrorSerializer, description="A malformed query parameter.")
 WRITE_ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Malformed input or result mismatch."),
     401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
@@ -158,6 +160,7 @@ class LeagueListApi(ApiView):
         tags=["leagues"],
         summary="Leagues you may see",
         operation_id="leagues_list",
+        parameters=PAGE_PARAMETERS,
         responses=PAGINATED_LEAGUES,
     )
     def get(self, request: Request) -> Response:
@@ -187,6 +190,7 @@ class LeagueTournamentListApi(ApiView):
         tags=["leagues"],
         summary="Tournaments of a league",
         operation_id="leagues_tournaments_list",
+        parameters=PAGE_PARAMETERS,
         responses={200: PAGINATED_TOURNAMENTS, 404: NOT_FOUND},
     )
     def get(self, request: Request, slug: str) -> Response:
@@ -201,7 +205,9 @@ class LeagueTournamentListApi(ApiView):
 class TournamentListApi(ApiView):
     class FilterSerializer(serializers.Serializer):
         league = serializers.SlugField(required=False)
-        status = serializers.CharField(required=False)
+        status = serializers.ChoiceField(
+            choices=TournamentStatus.choices, required=False, allow_blank=True
+        )
 
         class Meta:
             ref_name = "TournamentFilter"
@@ -210,8 +216,8 @@ class TournamentListApi(ApiView):
         tags=["tournaments"],
         summary="Tournaments you may see",
         operation_id="tournaments_list",
-        parameters=[FilterSerializer],
-        responses={200: PAGINATED_TOURNAMENTS, 404: NOT_FOUND},
+        parameters=[FilterSerializer, *PAGE_PARAMETERS],
+        responses={200: PAGINATED_TOURNAMENTS, 400: BAD_QUERY, 404: NOT_FOUND},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
@@ -275,7 +281,9 @@ class TournamentRoundsApi(ApiView):
 
 class PlayerListApi(ApiView):
     class FilterSerializer(serializers.Serializer):
-        q = serializers.CharField(required=False, help_text="Part of a handle or name.")
+        q = serializers.CharField(
+            required=False, allow_blank=True, help_text="Part of a handle or name."
+        )
 
         class Meta:
             ref_name = "PlayerFilter"
@@ -284,8 +292,8 @@ class PlayerListApi(ApiView):
         tags=["players"],
         summary="Players with their ratings",
         operation_id="players_list",
-        parameters=[FilterSerializer],
-        responses=PAGINATED_PLAYERS,
+        parameters=[FilterSerializer, *PAGE_PARAMETERS],
+        responses={200: PAGINATED_PLAYERS, 400: BAD_QUERY},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
@@ -376,7 +384,7 @@ class GameEventsApi(ApiView):
         tags=["games"],
         summary="The game's events (optionally only those after a sequence number)",
         parameters=[FilterSerializer],
-        responses={200: OutputSerializer, 404: NOT_FOUND},
+        responses={200: OutputSerializer, 400: BAD_QUERY, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
