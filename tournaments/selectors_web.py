@@ -179,6 +179,9 @@ def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list
 
 
 def player_list_with_ratings(*, search: str | None = None) -> QuerySet[Player]:
+    """Players by handle with their ratings; ``search`` matches part of a handle or name
+    (NUL characters, which PostgreSQL cannot compare, are ignored)."""
+    search = (search or "").replace("\x00", "")
     qs = Player.objects.prefetch_related(
         Prefetch("ratings", queryset=Rating.objects.order_by("kind"))
     ).order_by("handle")

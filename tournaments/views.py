@@ -15,7 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
 from games.selectors import game_derived_state
@@ -46,7 +46,8 @@ RULE_KINDS = ("tock", "uno", "casino")
 
 
 def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Unknown or not visible (domain NotFound / GameNotFound) -> the 404 page."""
+    """Unknown or not visible (domain NotFound / GameNotFound) -> the 404 page.
+    GET and HEAD only (HEAD like GET without a body); other methods answer 405."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
@@ -55,7 +56,7 @@ def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
         except (NotFound, GameNotFound) as exc:
             raise Http404(str(exc.message)) from exc
 
-    return require_GET(wrapper)
+    return require_safe(wrapper)
 
 
 def sparkline(values: list[float], width: int = 300, height: int = 60) -> dict[str, Any] | None:
