@@ -143,7 +143,14 @@ PAGINATED_PLAYERS = _paginated(PlayerSerializer, "PaginatedPlayerList")
 # --------------------------------------------------------------------------- auth
 
 
-@extend_schema(tags=["auth"], summary="Obtain an API token with username and password")
+@extend_schema(
+    tags=["auth"],
+    summary="Obtain an API token with username and password",
+    responses={
+        200: inline_serializer(name="AuthTokenResponse", fields={"token": serializers.CharField()}),
+        400: OpenApiResponse(ErrorSerializer, description="Missing or wrong credentials."),
+    },
+)
 class TokenObtainApi(ObtainAuthToken):
     """``{"username": ..., "password": ...}`` -> ``{"token": ...}`` (for scorekeeping
     devices: send ``Authorization: Token <token>``)."""
