@@ -167,3 +167,15 @@ def test_game_over_409_matches_the_documented_error_shape(game, as_user, simulat
     # Then it is a 409 with detail and code (current_sequence only for a stale sequence)
     assert response.status_code == 409
     assert response.json()["code"] == "game_finished"
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/games/abc", "/api/tournaments/x/standings", "/api/nothing-here", "/api/games/1/"]
+)
+def test_paths_naming_no_endpoint_answer_json_404(client, path):
+    # Given a path under /api/ that matches no endpoint (a non-numeric id, a typo)
+    response = client.get(path)
+    # then the answer is a JSON 404 with a reason, never an HTML page
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["code"] == "not_found"

@@ -1,6 +1,6 @@
 """URLs of the JSON API, mounted at ``/api/`` (namespace ``api``)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from tournaments.api import views
 
@@ -41,4 +41,6 @@ urlpatterns = [
         views.GamePlacementsApi.as_view(),
         name="game-placements",
     ),
+    # Anything else under /api/ (a mistyped path, a non-numeric id) answers in JSON too.
+    re_path(r"^.*$", views.api_not_found, name="not-found"),
 ]

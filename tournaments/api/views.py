@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -81,6 +81,12 @@ from tournaments.services import (
 )
 
 # --------------------------------------------------------------------------- helpers
+
+
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """404 for any path under ``/api/`` that names no endpoint: JSON, as everywhere else."""
+    return JsonResponse({"detail": _("No such API endpoint."), "code": "not_found"}, status=404)
+
 
 
 class ApiView(APIView):
