@@ -7,7 +7,6 @@ from typing import Any
 from django.db.models import QuerySet
 
 import games.engine as engine
-from games.engine import jsonio
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
 
@@ -35,9 +34,12 @@ def game_event_list(*, game: Game, after: int = 0) -> QuerySet[GameEvent]:
 
 
 def game_log_text(*, game: Game) -> str:
-    """The game's log as JSON Lines (one event per line, start line first)."""
-    lines = game_event_list(game=game).values_list("data", flat=True)
-    return "".join(jsonio.dumps(d) + "\n" for d in lines)
+    """The game's log as JSON Lines (one event per line, start line first).
+
+    Keys come in the engine's log order whatever order the database kept them in, so a
+    log written in that order (as the bots and the CLI write it) comes back unchanged.
+    """
+    return engine.format_log(game_event_list(game=game).values_list("data", flat=True))
 
 
 def game_replay(*, game: Game) -> engine.Game | None:

@@ -21,7 +21,7 @@ from .base import (
     start,
 )
 from .errors import EngineError, IllegalMove, InvalidEvent, LogError
-from .log import parse_log, replay, replay_text
+from .log import format_event, format_log, parse_log, replay, replay_text
 from .simulate import simulate
 from .tock import TockGame
 
@@ -41,6 +41,8 @@ __all__ = [
     "InvalidEvent",
     "LogError",
     "TockGame",
+    "format_event",
+    "format_log",
     "game_class",
     "parse_log",
     "register",

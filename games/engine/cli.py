@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from . import jsonio
 from .base import Game, game_kinds
 from .errors import EngineError, LogError
-from .log import replay_text
+from .log import format_log, replay_text
 from .simulate import simulate
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
@@ -119,12 +119,12 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for seed, log in logs:
             path = os.path.join(args.out, f"{args.game}-{seed}.jsonl")
             with open(path, "w", encoding="utf-8") as fh:
-                fh.write("".join(jsonio.dumps(e) + "\n" for e in log))
+                fh.write(format_log(log))
     elif args.count:
         for _seed, log in logs:
             out.write(jsonio.dumps(log) + "\n")
     else:
-        out.write("".join(jsonio.dumps(e) + "\n" for e in logs[0][1]))
+        out.write(format_log(logs[0][1]))
     return EXIT_OK
 
 

@@ -87,6 +87,27 @@ def _parse_slow(body: str | bytes) -> list[dict[str, Any]]:
     return events
 
 
+#: The order of keys in a written log line: what a person reads first comes first.
+#: Keys not listed follow in their own order. Storage may reorder keys (PostgreSQL's
+#: jsonb does), so writing a log always goes through :func:`format_event`.
+KEY_ORDER = (
+    "type", "game", "players", "first", "mode", "seed",
+    "player", "card", "to", "series", "ruling", "referee", "reason", "placements",
+)  # fmt: skip
+_KEY_RANK = {key: rank for rank, key in enumerate(KEY_ORDER)}
+
+
+def format_event(event: dict[str, Any]) -> str:
+    """One log line for ``event`` (no newline), its keys in :data:`KEY_ORDER`."""
+    ordered = dict(sorted(event.items(), key=lambda kv: _KEY_RANK.get(kv[0], len(KEY_ORDER))))
+    return jsonio.dumps(ordered)
+
+
+def format_log(events: Iterable[dict[str, Any]]) -> str:
+    """JSON Lines text for ``events``, one :func:`format_event` line each."""
+    return "".join(format_event(event) + "\n" for event in events)
+
+
 def replay(events: Iterable[dict[str, Any]]) -> Game:
     """Replay events (start event first) and return the game; raises :class:`LogError`.
 

@@ -181,3 +181,16 @@ def test_simulate_bad_arguments():
     assert inproc("simulate", "--players", "9")[0] == 1
     assert inproc("simulate", "--game", "chess")[0] == 2
     assert inproc("bogus")[0] == 2
+
+
+def test_simulated_logs_are_written_in_the_canonical_key_order():
+    # Given a simulated game as the CLI prints it
+    code, text, _ = inproc(
+        "simulate", "--players", "5", "--seed", "3", "--mistakes", "0.2", "--knocks", "0.5"
+    )
+    assert code == 0
+    # then formatting its parsed events again gives the same text, byte for byte
+    assert engine.format_log(engine.parse_log(text)) == text
+    # and a reordered event is written back in the canonical order
+    event = {"to": "center", "card": 1, "player": "ana", "type": "draw"}
+    assert engine.format_event(event) == '{"type":"draw","player":"ana","card":1,"to":"center"}'
