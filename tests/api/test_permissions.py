@@ -124,6 +124,20 @@ def test_obtain_a_token_and_use_it(game, staff, simulated_log):
     assert response.status_code == 201  # no CSRF token needed with a token
 
 
+def test_password_guessing_for_tokens_is_throttled(staff):
+    # Given someone guessing passwords from one address
+    device = APIClient(enforce_csrf_checks=True)
+    url = reverse("api:auth-token")
+    guess = {"username": "t-scorekeeper", "password": "nope"}
+    answers = [device.post(url, guess, format="json").status_code for _ in range(10)]
+    assert answers == [400] * 10
+    # when they keep going within the minute, then they are told to wait
+    response = device.post(url, guess, format="json")
+    assert response.status_code == 429
+    assert response.json()["detail"]
+    assert int(response["Retry-After"]) > 0
+
+
 def test_wrong_password_or_token_is_refused(game, staff):
     device = APIClient(enforce_csrf_checks=True)
     response = device.post(

@@ -29,6 +29,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.errors import MalformedInput
@@ -155,6 +156,9 @@ PAGINATED_PLAYERS = _paginated(PlayerSerializer, "PaginatedPlayerList")
     responses={
         200: inline_serializer(name="AuthTokenResponse", fields={"token": serializers.CharField()}),
         400: OpenApiResponse(ErrorSerializer, description="Missing or wrong credentials."),
+        429: OpenApiResponse(
+            ErrorSerializer, description="Too many attempts from this address; see Retry-After."
+        ),
     },
 )
 class TokenObtainApi(ObtainAuthToken):
@@ -163,6 +167,9 @@ class TokenObtainApi(ObtainAuthToken):
 
     authentication_classes: list[Any] = []  # credentials are in the body; no CSRF needed
     renderer_classes = [JSONRenderer]
+    # Password guessing: a few tries a minute per client address (429 beyond).
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "auth-token"
 
 
 # --------------------------------------------------------------------------- leagues
