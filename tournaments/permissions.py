@@ -42,28 +42,30 @@ def _is_system(user: Any) -> bool:
     return user is SYSTEM
 
 
-def _is_user(user: Any) -> bool:
+def user_is_signed_in(*, user: Any) -> bool:
+    """A real, authenticated user (not anonymous, not ``SYSTEM``)."""
     return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
-def _is_superuser(user: Any) -> bool:
-    return _is_system(user) or (_is_user(user) and bool(user.is_superuser))
+def user_is_superuser(*, user: Any) -> bool:
+    """A signed-in superuser, or ``SYSTEM``: may do and see everything."""
+    return _is_system(user) or (user_is_signed_in(user=user) and bool(user.is_superuser))
 
 
 def user_can_manage_league(*, user: Any, league: League) -> bool:
     """Superusers and the league's organizers."""
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return True
-    if not _is_user(user):
+    if not user_is_signed_in(user=user):
         return False
     return league.organizers.filter(pk=user.pk).exists()
 
 
 def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str]:
     """The roles ``user`` holds in ``tournament`` (league organizers are organizers)."""
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return ALL_ROLES
-    if not _is_user(user):
+    if not user_is_signed_in(user=user):
         return frozenset()
     roles = set(
         TournamentRole.objects.filter(tournament=tournament, user=user).values_list(
@@ -106,9 +108,9 @@ def user_can_record_game(*, user: Any, game: Game) -> bool:
 
     For a friendly game: its creator, staff and superusers.
     """
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return True
-    if not _is_user(user):
+    if not user_is_signed_in(user=user):
         return False
     tournament = game_tournament(game=game)
     if tournament is None:
@@ -118,7 +120,7 @@ def user_can_record_game(*, user: Any, game: Game) -> bool:
 
 def user_can_referee_game(*, user: Any, game: Game) -> bool:
     """Organizers and referees of the game's tournament (rulings, adjudicated ends)."""
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return True
     tournament = game_tournament(game=game)
     if tournament is None:
@@ -128,9 +130,15 @@ def user_can_referee_game(*, user: Any, game: Game) -> bool:
 
 
 def _deny(user: Any) -> NotAllowed:
-    if not _is_user(user) and not _is_system(user):
+    if not user_is_signed_in(user=user) and not _is_system(user):
         return NotAllowed(_("You must be signed in to do this."))
     return NotAllowed()
+
+
+def ensure_signed_in(*, user: Any) -> None:
+    """Any signed-in user (or ``SYSTEM``); anonymous users get "You must be signed in"."""
+    if not (user_is_signed_in(user=user) or _is_system(user)):
+        raise _deny(user)
 
 
 def ensure_can_manage_league(*, user: Any, league: League) -> None:

@@ -27,7 +27,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from tournaments.permissions import _is_superuser, _is_user
+from tournaments.permissions import user_is_signed_in, user_is_superuser
 from tournaments.scoring import default_points, table_points
 
 # --------------------------------------------------------------------------- leagues
@@ -36,9 +36,9 @@ from tournaments.scoring import default_points, table_points
 def league_list(*, user: Any = None) -> QuerySet[League]:
     """Public leagues, plus those the user organizes (all for superusers)."""
     qs = League.objects.all()
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return qs
-    if _is_user(user):
+    if user_is_signed_in(user=user):
         return qs.filter(Q(is_public=True) | Q(organizers=user)).distinct()
     return qs.filter(is_public=True)
 
@@ -58,10 +58,10 @@ def tournament_list(*, user: Any = None, league: League | None = None) -> QueryS
     qs = Tournament.objects.select_related("league")
     if league is not None:
         qs = qs.filter(league=league)
-    if _is_superuser(user):
+    if user_is_superuser(user=user):
         return qs
     public = Q(is_public=True, league__is_public=True)
-    if _is_user(user):
+    if user_is_signed_in(user=user):
         return qs.filter(public | Q(roles__user=user) | Q(league__organizers=user)).distinct()
     return qs.filter(public)
 

@@ -30,9 +30,9 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.permissions import (
-    _is_superuser,
-    _is_user,
     user_can_view_tournament,
+    user_is_signed_in,
+    user_is_superuser,
     user_tournament_roles,
 )
 from tournaments.selectors import league_list, tournament_list
@@ -215,8 +215,8 @@ def player_recent_seats(*, player: Player, user: Any, limit: int = 10) -> list[S
     qs = Seat.objects.filter(player=player).select_related(
         "table__round__tournament__league", "table__game"
     )
-    if not _is_superuser(user):
-        if _is_user(user):
+    if not user_is_superuser(user=user):
+        if user_is_signed_in(user=user):
             visible = tournament_list(user=user).values("pk")
             qs = qs.filter(table__round__tournament__in=visible)
         else:

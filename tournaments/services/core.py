@@ -29,10 +29,11 @@ from tournaments.models import (
     default_tiebreaks,
 )
 from tournaments.permissions import (
-    _is_superuser,
-    _is_user,
     ensure_can_manage_league,
     ensure_can_manage_tournament,
+    ensure_signed_in,
+    user_is_signed_in,
+    user_is_superuser,
 )
 from tournaments.scoring import default_points
 
@@ -47,8 +48,7 @@ def player_create(
 
     Any signed-in user may create players (organizers register walk-ins).
     """
-    if not (_is_user(user) or _is_superuser(user)):
-        raise NotAllowed(_("You must be signed in to do this."))
+    ensure_signed_in(user=user)
     clean = slugify(handle or "")
     if not clean or clean != handle or clean == "center":
         raise InvalidConfiguration(
@@ -79,7 +79,7 @@ def league_create(
     user: Any,
 ) -> League:
     """Create a league. Superusers only (SYSTEM included)."""
-    if not _is_superuser(user):
+    if not user_is_superuser(user=user):
         raise NotAllowed()
     if kind not in GameKind.values:
         raise InvalidConfiguration(_("Unknown game kind %(kind)r.") % {"kind": kind})
@@ -186,7 +186,7 @@ def tournament_create(
             is_public=is_public,
             status=status,
         )
-        if _is_user(user):
+        if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
     return tournament
 
@@ -255,7 +255,7 @@ def registration_create(
 ) -> Registration:
     """Register a player (organizers, or the player's own account while registration is
     open). Registering again is idempotent (and un-drops a dropped player)."""
-    own = _is_user(user) and player.user_id == user.pk
+    own = user_is_signed_in(user=user) and player.user_id == user.pk
     if not (own and tournament.status == TournamentStatus.REGISTRATION):
         ensure_can_manage_tournament(user=user, tournament=tournament)
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
@@ -283,7 +283,7 @@ def registration_check_in(*, registration: Registration, user: Any) -> Registrat
 
 def registration_drop(*, registration: Registration, user: Any) -> Registration:
     """Drop a player from later rounds (organizers, or the player). Results stay."""
-    own = _is_user(user) and registration.player.user_id == user.pk
+    own = user_is_signed_in(user=user) and registration.player.user_id == user.pk
     if not own:
         ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if not registration.dropped:

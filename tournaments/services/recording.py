@@ -31,9 +31,8 @@ from games.services import RecordOutcome
 from tournaments.errors import NotAllowed
 from tournaments.models import Player, Table
 from tournaments.permissions import (
-    _is_superuser,
-    _is_user,
     ensure_can_record_game,
+    ensure_signed_in,
     user_can_referee_game,
 )
 from tournaments.services.rounds import round_refresh_status
@@ -159,8 +158,7 @@ def friendly_game_create(
     Any signed-in user may; every player must be a known :class:`Player` handle. All or
     nothing: a bad log or result leaves no game behind.
     """
-    if not (_is_user(user) or _is_superuser(user)):
-        raise NotAllowed(_("You must be signed in to do this."))
+    ensure_signed_in(user=user)
     given = [x for x in (start_event, log, placements) if x is not None]
     if len(given) != 1:
         raise ResultMismatch(_("Give exactly one of a start event, a log or placements."))
