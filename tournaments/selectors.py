@@ -95,10 +95,12 @@ def round_tables(*, round: Round) -> QuerySet[Table]:
 
 
 def table_for_game(*, game: Game) -> Table | None:
+    """The game's table with round, tournament, league and seats (players joined), 2
+    queries; ``None`` for a friendly game."""
     return (
         Table.objects.filter(game_id=game.pk)
         .select_related("round__tournament__league")
-        .prefetch_related("seats__player")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
         .first()
     )
 

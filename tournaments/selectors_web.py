@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
-from games.selectors import game_get
+from games.selectors import game_event_list, game_get
 from tournaments.errors import NotFound
 from tournaments.models import (
     League,
@@ -35,7 +35,13 @@ from tournaments.permissions import (
     user_is_superuser,
     user_tournament_roles,
 )
-from tournaments.selectors import league_list, tournament_list
+from tournaments.selectors import (
+    league_list,
+    player_list,
+    table_for_game,
+    tournament_get,
+    tournament_list,
+)
 
 # --------------------------------------------------------------------------- leagues
 
@@ -73,12 +79,8 @@ def tournament_list_visible(
 
 def tournament_get_visible(*, tournament_id: Any, user: Any) -> Tournament:
     """The tournament if the user may see it, else NotFound (private ones stay hidden)."""
-    try:
-        pk = int(tournament_id)
-    except (TypeError, ValueError, OverflowError) as exc:
-        raise NotFound() from exc
-    tournament = Tournament.objects.select_related("league").filter(pk=pk).first()
-    if tournament is None or not user_can_view_tournament(user=user, tournament=tournament):
+    tournament = tournament_get(tournament_id=tournament_id)
+    if not user_can_view_tournament(user=user, tournament=tournament):
         raise NotFound()
     return tournament
 
@@ -154,12 +156,7 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
     """The game and its table (with round, tournament, league, seats) if the user may see
     it; GameNotFound otherwise. 2-3 queries (+ role lookups for private tournaments)."""
     game = game_get(game_id=game_id)
-    table = (
-        Table.objects.filter(game_id=game.pk)
-        .select_related("round__tournament__league")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .first()
-    )
+    table = table_for_game(game=game)
     if table is not None and not user_can_view_tournament(
         user=user, tournament=table.round.tournament
     ):
@@ -169,7 +166,7 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
 
 def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
     """The game's events after sequence ``after`` (in order), at most ``limit``. 1 query."""
-    qs = GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
+    qs = game_event_list(game=game, after=after)
     if limit is not None:
         qs = qs[:limit]
     return list(qs)
@@ -182,12 +179,11 @@ def player_list_with_ratings(*, search: str | None = None) -> QuerySet[Player]:
     """Players by handle with their ratings; ``search`` matches part of a handle or name
     (NUL characters, which PostgreSQL cannot compare, are ignored)."""
     search = (search or "").replace("\x00", "")
-    qs = Player.objects.prefetch_related(
-        Prefetch("ratings", queryset=Rating.objects.order_by("kind"))
-    ).order_by("handle")
-    if search:
-        qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
-    return qs
+    return (
+        player_list(search=search)
+        .prefetch_related(Prefetch("ratings", queryset=Rating.objects.order_by("kind")))
+        .order_by("handle")
+    )
 
 
 def player_get_with_ratings(*, handle: str) -> Player:
