@@ -73,6 +73,11 @@ def tournament_get(*, tournament_id: Any) -> Tournament:
         raise NotFound() from exc
 
 
+def tournament_points(tournament: Tournament) -> list[float]:
+    """The tournament's points per place at a full table (its own list or the default)."""
+    return list(tournament.points_per_place or default_points(tournament.table_size))
+
+
 def registration_list(*, tournament: Tournament) -> QuerySet[Registration]:
     return Registration.objects.filter(tournament=tournament).select_related("player")
 
@@ -158,7 +163,7 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     Elo for the league's game kind). Rows equal on points and every tiebreak share a
     rank. Every registered player is listed (dropped ones flagged), plus anyone seated.
     """
-    points_list = list(tournament.points_per_place or default_points(tournament.table_size))
+    points_list = tournament_points(tournament)
     rows: dict[int, StandingRow] = {}
     for reg in Registration.objects.filter(tournament=tournament).values(
         "player_id", "player__handle", "player__display_name", "dropped"

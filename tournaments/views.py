@@ -22,7 +22,7 @@ from games.selectors import game_derived_state
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES
-from tournaments.selectors import tournament_standings
+from tournaments.selectors import tournament_points, tournament_standings
 from tournaments.selectors_web import (
     game_events,
     game_get_visible,
@@ -39,7 +39,6 @@ from tournaments.selectors_web import (
     tournament_list_visible,
     tournament_rounds_detail,
 )
-from tournaments.services import tournament_points
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
 RULE_KINDS = ("tock", "uno", "casino")

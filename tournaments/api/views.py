@@ -59,7 +59,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.models import TournamentStatus
-from tournaments.selectors import tournament_standings
+from tournaments.selectors import tournament_points, tournament_standings
 from tournaments.selectors_web import (
     game_events,
     game_get_visible,
@@ -78,7 +78,6 @@ from tournaments.services import (
     game_record_event,
     game_record_log,
     game_record_placements,
-    tournament_points,
 )
 
 # --------------------------------------------------------------------------- helpers

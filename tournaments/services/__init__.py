@@ -1,5 +1,7 @@
 """Write services of the tournaments app (HackSoft style: ``<entity>_<action>``)."""
 
+# tournament_points is a read (a selector), kept here for existing callers.
+from tournaments.selectors import tournament_points
 from tournaments.services.core import (
     league_create,
     player_create,
@@ -7,7 +9,6 @@ from tournaments.services.core import (
     registration_create,
     registration_drop,
     tournament_create,
-    tournament_points,
     tournament_role_add,
     tournament_role_remove,
     tournament_update,

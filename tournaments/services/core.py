@@ -35,7 +35,6 @@ from tournaments.permissions import (
     user_is_signed_in,
     user_is_superuser,
 )
-from tournaments.scoring import default_points
 
 MIN_TABLE_SIZE = 2
 MAX_TABLE_SIZE = 6  # TOCK seats 2 to 6
@@ -130,11 +129,6 @@ def validate_scoring(
             % {"keys": ", ".join(TIEBREAK_CHOICES)}
         )
     return points, order
-
-
-def tournament_points(tournament: Tournament) -> list[float]:
-    """The tournament's points per place at a full table (its own list or the default)."""
-    return list(tournament.points_per_place or default_points(tournament.table_size))
 
 
 def tournament_create(
