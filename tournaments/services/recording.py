@@ -73,15 +73,20 @@ def _record(
     user: Any,
     events: Iterable[Any],
     write: Callable[[Game], RecordOutcome],
+    role_checked: bool = False,
 ) -> RecordOutcome:
     """Check the user's role for ``game`` (and ``events``), then ``write`` in one transaction.
+
+    ``role_checked``: the caller already ran :func:`ensure_can_record_game` for this game
+    and user (it is not repeated).
 
     Rulings and adjudicated ends among ``events`` need a referee or an organizer, however
     they arrive (one event or a whole log). When the result changed, the round's status
     follows at once and the rating update is enqueued after commit.
     """
     game = _resolve(game)
-    ensure_can_record_game(user=user, game=game)
+    if not role_checked:
+        ensure_can_record_game(user=user, game=game)
     if any(_needs_referee(event) for event in events) and not user_can_referee_game(
         user=user, game=game
     ):
@@ -119,6 +124,7 @@ def game_record_log(
         user=user,
         events=events,
         write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
+        role_checked=True,
     )
 
 
