@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.models import Game
 from tournaments.errors import NotFound
@@ -71,6 +72,21 @@ def tournament_get(*, tournament_id: Any) -> Tournament:
         return Tournament.objects.select_related("league").get(pk=int(tournament_id))
     except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist) as exc:
         raise NotFound() from exc
+
+
+def tournament_get_by_ref(*, ref: str) -> Tournament:
+    """The tournament named by ``ref``: an id, or ``LEAGUE-SLUG/TOURNAMENT-SLUG``."""
+    qs = Tournament.objects.select_related("league")
+    if ref.isdigit():
+        tournament = qs.filter(pk=int(ref)).first()
+    elif "/" in ref:
+        league, slug = ref.split("/", 1)
+        tournament = qs.filter(league__slug=league, slug=slug).first()
+    else:
+        tournament = None
+    if tournament is None:
+        raise NotFound(_("No tournament %(ref)r.") % {"ref": ref})
+    return tournament
 
 
 def tournament_points(tournament: Tournament) -> list[float]:

@@ -5,12 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from tournaments.errors import NotFound
 from tournaments.management.commands._base import DomainCommand
-from tournaments.models import Tournament
-from tournaments.selectors import tournament_standings
+from tournaments.selectors import tournament_get_by_ref, tournament_standings
 
 
 class Command(DomainCommand):
@@ -21,17 +17,7 @@ class Command(DomainCommand):
         parser.add_argument("--json", action="store_true", help="print JSON")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        ref = options["tournament"]
-        qs = Tournament.objects.select_related("league")
-        if ref.isdigit():
-            tournament = qs.filter(pk=int(ref)).first()
-        elif "/" in ref:
-            league, slug = ref.split("/", 1)
-            tournament = qs.filter(league__slug=league, slug=slug).first()
-        else:
-            tournament = None
-        if tournament is None:
-            raise NotFound(_("No tournament %(ref)r.") % {"ref": ref})
+        tournament = tournament_get_by_ref(ref=options["tournament"])
         rows = tournament_standings(tournament=tournament)
         if options["json"]:
             payload = {
