@@ -69,24 +69,17 @@ def _after_result_change(game: Game) -> None:
 
 def _record(
     *,
-    game: Game | int | str,
+    game: Game,
     user: Any,
     events: Iterable[Any],
     write: Callable[[Game], RecordOutcome],
-    role_checked: bool = False,
 ) -> RecordOutcome:
-    """Check the user's role for ``game`` (and ``events``), then ``write`` in one transaction.
-
-    ``role_checked``: the caller already ran :func:`ensure_can_record_game` for this game
-    and user (it is not repeated).
+    """``write`` in one transaction, for a user whose recording role is already checked.
 
     Rulings and adjudicated ends among ``events`` need a referee or an organizer, however
     they arrive (one event or a whole log). When the result changed, the round's status
     follows at once and the rating update is enqueued after commit.
     """
-    game = _resolve(game)
-    if not role_checked:
-        ensure_can_record_game(user=user, game=game)
     if any(_needs_referee(event) for event in events) and not user_can_referee_game(
         user=user, game=game
     ):
@@ -98,12 +91,19 @@ def _record(
     return outcome
 
 
+def _recordable(*, game: Game | int | str, user: Any) -> Game:
+    """The game, once the user's role lets them record its result (else NotAllowed)."""
+    game = _resolve(game)
+    ensure_can_record_game(user=user, game=game)
+    return game
+
+
 def game_record_event(
     *, game: Game | int | str, event: Any, expected_sequence: Any, user: Any
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules)."""
     return _record(
-        game=game,
+        game=_recordable(game=game, user=user),
         user=user,
         events=[event],
         write=lambda g: game_services.game_append_event(
@@ -116,22 +116,20 @@ def game_record_log(
     *, game: Game | int | str, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
 ) -> RecordOutcome:
     """Attach a whole log (see :func:`games.services.game_attach_log`)."""
-    game = _resolve(game)
-    ensure_can_record_game(user=user, game=game)  # before parsing: strangers learn nothing
+    game = _recordable(game=game, user=user)  # before parsing: strangers learn nothing
     events = game_services.game_log_parse(log=log)
     return _record(
         game=game,
         user=user,
         events=events,
         write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
-        role_checked=True,
     )
 
 
 def game_record_placements(*, game: Game | int | str, placements: Any, user: Any) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`)."""
     return _record(
-        game=game,
+        game=_recordable(game=game, user=user),
         user=user,
         events=[],
         write=lambda g: game_services.game_set_placements(
