@@ -59,7 +59,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.models import TournamentStatus
-from tournaments.selectors import tournament_points, tournament_standings
+from tournaments.selectors import table_for_game, tournament_points, tournament_standings
 from tournaments.selectors_web import (
     game_events,
     game_get_visible,
@@ -120,12 +120,13 @@ def _game_payload(*, game: Any, table: Any) -> dict[str, Any]:
     return {**game_derived_state(game=game), "table": table}
 
 
-def _record_response(*, outcome: Any, user: Any, created: bool) -> Response:
-    game, table = game_get_visible(game_id=outcome.game.pk, user=user)
+def _record_response(*, outcome: Any, created: bool) -> Response:
+    # The service returns the game as it stored it (no second read); whoever may record a
+    # game's result may also see it, so there is no visibility check to repeat.
     data = {
         "events_added": outcome.events_added,
         "result_changed": outcome.result_changed,
-        "game": _game_payload(game=game, table=table),
+        "game": _game_payload(game=outcome.game, table=table_for_game(game=outcome.game)),
     }
     return Response(
         RecordOutcomeSerializer(data).data,
@@ -441,7 +442,7 @@ class GameEventsApi(ApiView):
             expected_sequence=serializer.validated_data["sequence"],
             user=request.user,
         )
-        return _record_response(outcome=outcome, user=request.user, created=True)
+        return _record_response(outcome=outcome, created=True)
 
 
 class GameLogApi(ApiView):
@@ -529,9 +530,7 @@ class GameLogApi(ApiView):
     def post(self, request: Request, game_id: int) -> Response:
         log = self._log_from_request(request)
         outcome = game_record_log(game=game_id, log=log, user=request.user)
-        return _record_response(
-            outcome=outcome, user=request.user, created=outcome.events_added > 0
-        )
+        return _record_response(outcome=outcome, created=outcome.events_added > 0)
 
 
 class GamePlacementsApi(ApiView):
@@ -560,4 +559,4 @@ class GamePlacementsApi(ApiView):
         outcome = game_record_placements(
             game=game_id, placements=serializer.validated_data["placements"], user=request.user
         )
-        return _record_response(outcome=outcome, user=request.user, created=False)
+        return _record_response(outcome=outcome, created=False)
