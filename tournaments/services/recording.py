@@ -22,7 +22,6 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-import games.engine as engine
 from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
 from games.models import Game
@@ -138,12 +137,21 @@ def game_record_placements(*, game: Game | int | str, placements: Any, user: Any
     )
 
 
-def _check_known(handles: Any) -> None:
-    """Every handle must be a known player (non-strings are left for the engine to refuse)."""
+def _check_known(handles: Any, *, create_missing: bool = False) -> None:
+    """Every handle must be a known player (non-strings are left for the engine to refuse).
+
+    With ``create_missing`` (imports of outside logs) unknown handles become players
+    named after their handle instead of being refused.
+    """
     handles = [h for h in handles if isinstance(h, str)] if isinstance(handles, list) else []
     known = set(Player.objects.filter(handle__in=handles).values_list("handle", flat=True))
     unknown = [h for h in handles if h not in known]
-    if unknown:
+    if unknown and create_missing:
+        Player.objects.bulk_create(
+            [Player(handle=h, display_name=h) for h in dict.fromkeys(unknown) if h],
+            ignore_conflicts=True,  # a concurrent import may have created the same handle
+        )
+    elif unknown:
         raise ResultMismatch(
             _("Unknown player handles: %(handles)s.") % {"handles": ", ".join(unknown)}
         )
@@ -156,33 +164,29 @@ def friendly_game_create(
     start_event: Mapping[str, Any] | None = None,
     log: str | bytes | Iterable[Mapping[str, Any]] | None = None,
     placements: Mapping[str, int] | None = None,
+    create_players: bool = False,
 ) -> RecordOutcome:
     """Create a friendly game (no table) from a start event, a whole log or placements.
 
-    Any signed-in user may; every player must be a known :class:`Player` handle. All or
-    nothing: a bad log or result leaves no game behind.
+    Any signed-in user may; every player must be a known :class:`Player` handle, unless
+    ``create_players`` (unknown handles become players). All or nothing: a bad log or
+    result leaves no game (and no new player) behind.
     """
     ensure_signed_in(user=user)
     given = [x for x in (start_event, log, placements) if x is not None]
     if len(given) != 1:
         raise ResultMismatch(_("Give exactly one of a start event, a log or placements."))
     if log is not None:
-        if isinstance(log, str | bytes):
-            try:
-                events = engine.parse_log(log)
-            except engine.LogError as exc:
-                raise LogRejected(exc.line, exc.reason) from exc
-        else:
-            events = list(log)
+        events = game_services.game_log_parse(log=log)
         if not events:
             raise LogRejected(1, _("the log is empty"))
-        first = events[0] if isinstance(events[0], Mapping) else {}
-        _check_known(first.get("players"))
+        handles = events[0].get("players")
     elif start_event is not None:
-        _check_known(start_event.get("players") if isinstance(start_event, Mapping) else None)
+        handles = start_event.get("players") if isinstance(start_event, Mapping) else None
     else:
-        _check_known(list(placements) if isinstance(placements, Mapping) else None)
+        handles = list(placements) if isinstance(placements, Mapping) else None
     with transaction.atomic():
+        _check_known(handles, create_missing=create_players)
         game = game_services.game_create(kind=kind, user=user)
         if log is not None:
             outcome = game_services.game_attach_log(game=game, log=events, user=user)

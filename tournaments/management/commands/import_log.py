@@ -10,7 +10,6 @@ from django.db import transaction
 
 from games.engine import jsonio
 from tournaments.management.commands._base import DomainCommand
-from tournaments.models import Player
 from tournaments.permissions import SYSTEM
 from tournaments.services import friendly_game_create, game_record_log
 
@@ -41,22 +40,14 @@ class Command(DomainCommand):
             if options["game"]:
                 outcome = game_record_log(game=options["game"], log=text, user=SYSTEM)
             else:
-                if options["create_players"]:
-                    self._create_players(text)
-                outcome = friendly_game_create(kind=options["kind"], log=text, user=SYSTEM)
+                outcome = friendly_game_create(
+                    kind=options["kind"],
+                    log=text,
+                    user=SYSTEM,
+                    create_players=options["create_players"],
+                )
         game = outcome.game
         self.stdout.write(
             f"game {game.pk}: {outcome.events_added} events added, {game.last_sequence} in all, "
             f"status {game.status}, placements {jsonio.dumps(game.placements)}"
         )
-
-    def _create_players(self, text: bytes) -> None:
-        first = text.split(b"\n", 1)[0]
-        try:
-            start = jsonio.loads(first)
-        except jsonio.JSONDecodeError:
-            return  # the log validation reports it with its line number
-        handles = start.get("players") if isinstance(start, dict) else None
-        for handle in handles if isinstance(handles, list) else []:
-            if isinstance(handle, str) and handle:
-                Player.objects.get_or_create(handle=handle, defaults={"display_name": handle})
