@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db.models import QuerySet
@@ -9,6 +10,8 @@ from django.db.models import QuerySet
 import games.engine as engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
+
+logger = logging.getLogger(__name__)
 
 
 def game_get(*, game_id: Any) -> Game:
@@ -49,11 +52,21 @@ def game_replay(*, game: Game) -> engine.Game | None:
 
 
 def game_engine(*, game: Game) -> engine.Game | None:
-    """The engine game after the last event: restored from the cache when it is fresh."""
+    """The engine game after the last stored event; ``None`` before the start event.
+
+    The one way to get a game's engine state (reads and writes use it). The cached
+    state is used when it reflects the last event and the engine can read it; a stale
+    cache, one written by another version of the engine (``to_state()`` carries a
+    ``version``) or an unreadable one falls back to a replay of the log, which is
+    always right, since the log is the game.
+    """
     if game.last_sequence == 0:
         return None
     if game.cache_is_fresh:
-        return engine.restore(game.state)
+        try:
+            return engine.restore(game.state)
+        except engine.EngineError:
+            logger.info("game %s: cached state not usable, replaying the log", game.pk)
     return game_replay(game=game)
 
 
@@ -65,7 +78,7 @@ def game_derived_state(*, game: Game) -> dict[str, Any]:
     """
     summary = game.summary
     if game.last_sequence and not game.cache_is_fresh:
-        eng = game_replay(game=game)
+        eng = game_engine(game=game)
         summary = eng.summary() if eng is not None else None
     return {
         "id": game.pk,

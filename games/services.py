@@ -43,6 +43,7 @@ from games.errors import (
     StaleSequence,
 )
 from games.models import Game, GameEvent, GameKind, GameStatus, ResultSource
+from games.selectors import game_engine
 
 #: Largest accepted event (serialized), and log (bytes).
 MAX_EVENT_BYTES = 16 * 1024
@@ -118,18 +119,6 @@ def _check_start(game: Game, start_event: dict[str, Any], eng: engine.Game) -> N
             _("The log's players %(got)s differ from the seated players %(seated)s (seat order).")
             % {"got": ", ".join(eng.players), "seated": ", ".join(game.players)}
         )
-
-
-def _load_engine(game: Game) -> engine.Game | None:
-    """The engine game after the last stored event: the cache when fresh, else a replay."""
-    if game.last_sequence == 0:
-        return None
-    if game.cache_is_fresh:
-        return engine.restore(game.state)
-    events = list(
-        GameEvent.objects.filter(game=game).order_by("sequence").values_list("data", flat=True)
-    )
-    return engine.replay(events)
 
 
 def _apply_derived(game: Game, eng: engine.Game) -> bool:
@@ -222,7 +211,7 @@ def game_append_event(
             if game.last_sequence == 0:
                 eng = engine.start(data)
             else:
-                eng = _load_engine(game)
+                eng = game_engine(game=game)
                 eng.push(data)
         except engine.EngineError as exc:
             raise EventRejected(str(exc), sequence=expected_sequence) from exc
@@ -417,7 +406,7 @@ def game_refresh_cache(*, game: Game | int) -> Game:
         if game.last_sequence == 0:
             return game
         game.state = None
-        eng = _load_engine(game)
+        eng = game_engine(game=game)
         _apply_derived(game, eng)
         game.save()
     return game

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
+    "outbox",
     "games",
     "tournaments",
 ]
@@ -142,6 +143,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_IMPORTS = ["tock_site.tasks"]  # tock_site is not an app: autodiscovery misses it
 CELERY_BEAT_SCHEDULE: dict = {
     "site-heartbeat": {"task": "tock_site.site_heartbeat", "schedule": 60.0},
+    # Publishes again what a lost publish left pending (see outbox.services).
+    "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
 }
 
 # --- Auth -------------------------------------------------------------------------------

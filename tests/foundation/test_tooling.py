@@ -21,11 +21,18 @@ def test_each_run_gets_its_own_test_database(settings, requires_postgres):
 
 
 @pytest.mark.django_db
-def test_the_test_database_is_in_use(settings):
+def test_the_test_database_is_in_use():
+    """Tests never touch the development database: PostgreSQL runs get a database of
+    their own (named after the run), SQLite runs an in-memory one."""
     from django.db import connection
 
+    name = connection.settings_dict["NAME"]
     if connection.vendor == "postgresql":
-        assert connection.settings_dict["NAME"].endswith(RUN_ID)
+        assert name.endswith(RUN_ID)
+    else:
+        assert connection.vendor == "sqlite"
+        assert connection.is_in_memory_db(), name
+        assert not str(name).endswith("db.sqlite3")
 
 
 def test_require_services_refuses_a_run_without_postgres():

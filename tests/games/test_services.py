@@ -283,3 +283,28 @@ def test_refresh_cache_is_idempotent(simulated_log):
         game = services.game_refresh_cache(game=game)
     assert (game.placements, game.result_version) == before
     _assert_cache_equals_replay(game)
+
+
+@pytest.mark.parametrize(
+    "cached",
+    [
+        pytest.param(lambda state: {**state, "version": state["version"] + 1}, id="newer-version"),
+        pytest.param(lambda state: {**state, "version": 0}, id="older-version"),
+        pytest.param(lambda state: {"game": state["game"]}, id="unreadable"),
+        pytest.param(lambda state: ["not", "a", "state"], id="not-an-object"),
+    ],
+)
+def test_a_cache_the_engine_cannot_read_falls_back_to_a_replay(simulated_log, cached):
+    """A cached state of another engine version (or a damaged one) must not make every
+    legal event answer 422: the state comes from a replay of the log and is rewritten."""
+    log = simulated_log(seed=8)
+    game = _append_all(GameFactory(), log[:12])
+    Game.objects.filter(pk=game.pk).update(state=cached(game.state))
+    game.refresh_from_db()
+    assert game.cache_is_fresh  # it reflects the last event, but the engine cannot use it
+
+    assert selectors.game_legal_moves(game=game) == engine.replay(log[:12]).legal_moves()
+    assert selectors.game_engine(game=game).to_state() == engine.replay(log[:12]).to_state()
+    game = _append_all(game, log[12:14])
+    assert game.last_sequence == 14
+    _assert_cache_equals_replay(game)
