@@ -176,8 +176,10 @@ def bench_pages() -> None:
 
 def bench_ratings(n_games: int, rng: random.Random) -> None:
     from games.models import Game
-    from tournaments.models import Player, RatingChange
-    from tournaments.services.ratings import RatedGame, compute_ratings, ratings_recompute
+    from ratings.elo import RatedGame, compute_ratings
+    from ratings.models import RatingChange
+    from ratings.services import ratings_recompute
+    from tournaments.models import Player
 
     ids = list(Player.objects.values_list("id", flat=True))
     t0 = dt.datetime(2026, 2, 1, tzinfo=dt.UTC)

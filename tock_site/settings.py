@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "outbox",
     "games",
     "tournaments",
+    "ratings",
 ]
 
 MIDDLEWARE = [

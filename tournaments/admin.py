@@ -1,14 +1,10 @@
-"""Admin for tournaments. Ratings and rating changes are read-only (derived data)."""
+"""Admin for tournaments (ratings are in :mod:`ratings.admin`)."""
 
 from django.contrib import admin
 
-from games.admin import ReadOnlyAdmin
 from tournaments.models import (
     League,
     Player,
-    Rating,
-    RatingChange,
-    RatingPool,
     Registration,
     Round,
     Seat,
@@ -90,22 +86,3 @@ class TableAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "position", "player")
     raw_id_fields = ("table", "player")
-
-
-@admin.register(Rating)
-class RatingAdmin(ReadOnlyAdmin):
-    list_display = ("player", "kind", "value", "games")
-    list_filter = ("kind",)
-    search_fields = ("player__handle",)
-
-
-@admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyAdmin):
-    list_display = ("player", "kind", "game", "before", "after", "game_finished_at")
-    list_filter = ("kind",)
-    search_fields = ("player__handle",)
-
-
-@admin.register(RatingPool)
-class RatingPoolAdmin(ReadOnlyAdmin):
-    list_display = ("kind", "recomputed_at")

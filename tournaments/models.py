@@ -1,4 +1,4 @@
-"""Players, leagues, tournaments (events), registrations, rounds, tables, seats, ratings.
+"""Players, leagues, tournaments (events), registrations, rounds, tables, seats.
 
 Invariants (enforced by :mod:`tournaments.services`, never by ``save()`` or signals):
 
@@ -7,9 +7,8 @@ Invariants (enforced by :mod:`tournaments.services`, never by ``save()`` or sign
 * A :class:`Table` points at its :class:`games.models.Game` (``games`` knows nothing
   about tournaments). Its :class:`Seat` rows, in ``position`` order, are the game's
   clockwise order; the game's ``players`` equal the seats' handles in that order.
-* Ratings are per player and game kind, across leagues. :class:`RatingChange` keeps
-  every change (before, after, game); :class:`Rating` is the current value, always
-  equal to the last change of that player and kind (or 1500 with no games).
+* Ratings (per player and game kind, across leagues) are the :mod:`ratings` app's; a
+  player's are ``player.ratings`` and ``player.rating_changes``.
 """
 
 from __future__ import annotations
@@ -295,79 +294,3 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.position}: {self.player.handle}"
-
-
-ELO_START = 1500.0
-PROVISIONAL_GAMES = 10
-
-
-class Rating(models.Model):
-    """Current Elo rating of a player for one game kind (across leagues)."""
-
-    player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
-    )
-    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
-    value = models.FloatField(_("rating"), default=ELO_START)
-    games = models.PositiveIntegerField(_("rated games"), default=0)
-    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
-
-    class Meta:
-        verbose_name = _("rating")
-        verbose_name_plural = _("ratings")
-        ordering = ["kind", "-value"]
-        constraints = [
-            models.UniqueConstraint(fields=["player", "kind"], name="rating_unique_player_kind")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player.handle} {self.kind} {self.value:.0f}"
-
-    @property
-    def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
-
-
-class RatingChange(models.Model):
-    """One player's rating change from one game (for the history chart and audits)."""
-
-    player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    game = models.ForeignKey(
-        Game, verbose_name=_("game"), on_delete=models.CASCADE, related_name="rating_changes"
-    )
-    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
-    before = models.FloatField(_("rating before"))
-    after = models.FloatField(_("rating after"))
-    game_finished_at = models.DateTimeField(_("game finished at"))
-    result_version = models.PositiveIntegerField(_("result version counted"))
-
-    class Meta:
-        verbose_name = _("rating change")
-        verbose_name_plural = _("rating changes")
-        ordering = ["kind", "game_finished_at", "game_id", "player_id"]
-        constraints = [
-            models.UniqueConstraint(fields=["player", "game"], name="ratingchange_unique")
-        ]
-        indexes = [
-            models.Index(fields=["kind", "game_finished_at", "game"], name="ratingchange_order"),
-            models.Index(fields=["player", "kind", "game_finished_at"], name="ratingchange_hist"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.player_id} {self.before:.1f} -> {self.after:.1f} (game {self.game_id})"
-
-
-class RatingPool(models.Model):
-    """One row per game kind; locked (``select_for_update``) to serialize rating writes."""
-
-    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices, unique=True)
-    recomputed_at = models.DateTimeField(_("last recomputed at"), null=True, blank=True)
-
-    class Meta:
-        verbose_name = _("rating pool")
-        verbose_name_plural = _("rating pools")
-
-    def __str__(self) -> str:
-        return self.kind

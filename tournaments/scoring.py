@@ -1,4 +1,6 @@
-"""Pure functions: tournament points per placement and Elo. No database access.
+"""Pure functions: tournament points per placement. No database access.
+
+(Elo is :mod:`ratings.elo`.)
 
 Points per placement
     A tournament stores the points for 1st, 2nd, ... place at a full table
@@ -11,10 +13,6 @@ Points per placement
     (3 players with ``[4, 2, 1, 0]``: 4, 1.5, 0).
     Players sharing a place share the points of the places they cover: a tie for 2nd
     at a table of 4 gives each ``(2 + 1) / 2 = 1.5``.
-
-Elo
-    ``E = 1 / (1 + 10^((R_j - R_i)/400))``, ``S`` = 1/0.5/0 for a better/equal/worse
-    place, ``R_i' = R_i + K/(N-1) * sum_j (S - E)``, all with the ratings before the game.
 """
 
 from __future__ import annotations
@@ -55,30 +53,3 @@ def table_points(points: Sequence[float], placements: Mapping[str, int]) -> dict
     for place, tied in counts.items():
         cache[place] = sum(_points_at(points, q, seats) for q in range(place, place + tied)) / tied
     return {player: cache[place] for player, place in placements.items()}
-
-
-def elo_game(
-    before: Mapping[str, float], placements: Mapping[str, int], k: float
-) -> dict[str, float]:
-    """New ratings of the players of one game (iteration order of ``placements``).
-
-    ``before`` holds every player's rating before the game. Needs at least 2 players.
-    """
-    players = list(placements)
-    n = len(players)
-    if n < 2:
-        return {p: before[p] for p in players}
-    scale = k / (n - 1)
-    after = {}
-    for i in players:
-        ri = before[i]
-        pi = placements[i]
-        total = 0.0
-        for j in players:
-            if j == i:
-                continue
-            pj = placements[j]
-            s = 1.0 if pi < pj else (0.5 if pi == pj else 0.0)
-            total += s - 1.0 / (1.0 + 10.0 ** ((before[j] - ri) / 400.0))
-        after[i] = ri + scale * total
-    return after

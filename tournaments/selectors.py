@@ -10,18 +10,16 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from games.models import Game
+from ratings.elo import ELO_START
+from ratings.selectors import ratings_by_player
 from tournaments.errors import NotFound
 from tournaments.models import (
-    ELO_START,
-    PROVISIONAL_GAMES,
     TIEBREAK_BUCHHOLZ,
     TIEBREAK_FIRSTS,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
     League,
     Player,
-    Rating,
-    RatingChange,
     Registration,
     Round,
     Seat,
@@ -222,13 +220,14 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
             row.firsts += place == 1
             row.places[number] = place
             opponents[pid].extend(o for o in players if o != pid)
-    for rating in Rating.objects.filter(
-        kind=tournament.league.kind, player__registrations__tournament=tournament
-    ).values("player_id", "value", "games"):
-        row = rows.get(rating["player_id"])
+    registered = Registration.objects.filter(tournament=tournament).values("player_id")
+    for player_id, rating in ratings_by_player(
+        kind=tournament.league.kind, player_ids=registered
+    ).items():
+        row = rows.get(player_id)
         if row is not None:
-            row.rating = rating["value"]
-            row.provisional = rating["games"] < PROVISIONAL_GAMES
+            row.rating = rating.rating
+            row.provisional = rating.provisional
     for pid, opps in opponents.items():
         rows[pid].buchholz = sum(rows[o].points for o in opps) / len(opps)
     tiebreaks = list(tournament.tiebreaks or [])
@@ -241,7 +240,7 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     return ordered
 
 
-# --------------------------------------------------------------------------- players & ratings
+# --------------------------------------------------------------------------- players
 
 
 def player_get(*, handle: str) -> Player:
@@ -255,44 +254,4 @@ def player_list(*, search: str | None = None) -> QuerySet[Player]:
     qs = Player.objects.all()
     if search:
         qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
-    return qs
-
-
-def player_ratings(*, player: Player) -> list[dict[str, Any]]:
-    """The player's rating per game kind (only kinds with rated games)."""
-    return [
-        {
-            "kind": r.kind,
-            "rating": r.value,
-            "games": r.games,
-            "provisional": r.provisional,
-        }
-        for r in Rating.objects.filter(player=player).order_by("kind")
-    ]
-
-
-def player_rating(*, player: Player, kind: str) -> dict[str, Any]:
-    r = Rating.objects.filter(player=player, kind=kind).first()
-    value, games = (r.value, r.games) if r else (ELO_START, 0)
-    return {
-        "kind": kind,
-        "rating": value,
-        "games": games,
-        "provisional": games < PROVISIONAL_GAMES,
-    }
-
-
-def player_rating_history(*, player: Player, kind: str) -> list[dict[str, Any]]:
-    """Every rating change of the player for ``kind``, in rating order (for the chart)."""
-    return list(
-        RatingChange.objects.filter(player=player, kind=kind)
-        .order_by("game_finished_at", "game_id")
-        .values("game_id", "before", "after", "game_finished_at")
-    )
-
-
-def rating_leaderboard(*, kind: str, include_provisional: bool = True) -> QuerySet[Rating]:
-    qs = Rating.objects.filter(kind=kind).select_related("player").order_by("-value", "player_id")
-    if not include_provisional:
-        qs = qs.filter(games__gte=PROVISIONAL_GAMES)
     return qs

@@ -16,13 +16,11 @@ from django.db.models import Prefetch, QuerySet
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
 from games.selectors import game_event_list, game_get
+from ratings.selectors import player_ratings_prefetch
 from tournaments.errors import NotFound
 from tournaments.models import (
     League,
     Player,
-    Rating,
-    RatingChange,
-    Registration,
     Round,
     Seat,
     Table,
@@ -52,16 +50,6 @@ def league_get_visible(*, slug: str, user: Any) -> League:
     if league is None:
         raise NotFound()
     return league
-
-
-def league_top_ratings(*, league: League, limit: int = 10) -> list[Rating]:
-    """Best current ratings (of the league's game kind) among players of the league. 1 query."""
-    registered = Registration.objects.filter(tournament__league=league).values("player_id")
-    return list(
-        Rating.objects.filter(kind=league.kind, player_id__in=registered)
-        .select_related("player")
-        .order_by("-value", "player_id")[:limit]
-    )
 
 
 # --------------------------------------------------------------------------- tournaments
@@ -179,11 +167,7 @@ def player_list_with_ratings(*, search: str | None = None) -> QuerySet[Player]:
     """Players by handle with their ratings; ``search`` matches part of a handle or name
     (NUL characters, which PostgreSQL cannot compare, are ignored)."""
     search = (search or "").replace("\x00", "")
-    return (
-        player_list(search=search)
-        .prefetch_related(Prefetch("ratings", queryset=Rating.objects.order_by("kind")))
-        .order_by("handle")
-    )
+    return player_list(search=search).prefetch_related(player_ratings_prefetch()).order_by("handle")
 
 
 def player_get_with_ratings(*, handle: str) -> Player:
@@ -191,18 +175,6 @@ def player_get_with_ratings(*, handle: str) -> Player:
     if player is None:
         raise NotFound()
     return player
-
-
-def player_rating_histories(*, player: Player) -> dict[str, list[dict[str, Any]]]:
-    """Every rating change of the player per game kind, in rating order. 1 query."""
-    histories: dict[str, list[dict[str, Any]]] = {}
-    for change in (
-        RatingChange.objects.filter(player=player)
-        .order_by("kind", "game_finished_at", "game_id")
-        .values("kind", "game_id", "before", "after", "game_finished_at")
-    ):
-        histories.setdefault(change.pop("kind"), []).append(change)
-    return histories
 
 
 def player_recent_seats(*, player: Player, user: Any, limit: int = 10) -> list[Seat]:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
 from games.selectors import game_derived_state
+from ratings.selectors import league_top_ratings, player_rating_histories
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES
@@ -29,10 +30,8 @@ from tournaments.selectors_web import (
     home_tournaments,
     league_get_visible,
     league_list,
-    league_top_ratings,
     player_get_with_ratings,
     player_list_with_ratings,
-    player_rating_histories,
     player_recent_seats,
     round_seat_finder,
     tournament_get_visible,

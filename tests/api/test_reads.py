@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from ratings.models import Rating, RatingChange
 from tests.api.conftest import token_client
 from tests.tournaments.factories import (
     LeagueFactory,
@@ -14,7 +15,6 @@ from tests.tournaments.factories import (
     TournamentFactory,
     seat_table,
 )
-from tournaments.models import Rating, RatingChange
 from tournaments.permissions import SYSTEM
 from tournaments.services import game_record_log
 

@@ -7,8 +7,8 @@ from django.contrib import admin
 from django.urls import reverse
 
 from games.models import GameEvent
+from ratings.models import RatingChange
 from tests.tournaments.factories import UserFactory
-from tournaments.models import RatingChange
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,9 @@ from django.core.management import call_command
 import games.engine as engine
 from games.engine import jsonio
 from games.models import Game, GameEvent
+from ratings.models import Rating
 from tests.tournaments.factories import PlayerFactory
-from tournaments.models import League, Player, Rating, Registration, Role, TournamentRole
+from tournaments.models import League, Player, Registration, Role, TournamentRole
 from tournaments.permissions import user_can_manage_tournament
 
 pytestmark = pytest.mark.django_db

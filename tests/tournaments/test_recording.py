@@ -14,9 +14,10 @@ from games.errors import (
     StaleSequence,
 )
 from games.models import Game, GameEvent
+from ratings.models import Rating, RatingChange
 from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
 from tournaments import services
-from tournaments.models import Rating, RatingChange, Role
+from tournaments.models import Role
 from tournaments.permissions import SYSTEM
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 
 from tests.tournaments.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import set_result
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.errors import InvalidConfiguration, InvalidState
 from tournaments.models import Registration, Role, Seat
 from tournaments.permissions import SYSTEM
@@ -78,7 +78,7 @@ def test_tournament_create_and_validation(tournament):
         league=league, name="Summer", starts_on=dt.date(2026, 7, 1), table_size=3, user=SYSTEM
     )
     assert t.slug == "summer" and t.points_per_place == [] and t.tiebreaks[0] == "buchholz"
-    assert services.tournament_points(t) == [2, 1, 0]
+    assert selectors.tournament_points(t) == [2, 1, 0]
     bad = [
         {"table_size": 1},
         {"table_size": 9},

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
+from ratings.models import Rating
 from tests.tournaments.factories import PlayerFactory, RegistrationFactory, TournamentFactory
 from tests.tournaments.helpers import play_round
-from tournaments.models import Rating, Registration
+from tournaments.models import Registration
 from tournaments.selectors import tournament_standings
 
 pytestmark = pytest.mark.django_db

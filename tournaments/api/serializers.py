@@ -3,11 +3,7 @@ own: the selectors fetch everything with select_related/prefetch_related)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rest_framework import serializers
-
-from tournaments.models import PROVISIONAL_GAMES
 
 
 class LeagueSerializer(serializers.Serializer):
@@ -48,14 +44,13 @@ class PlayerSerializer(serializers.Serializer):
 
 
 class LeaderboardEntrySerializer(serializers.Serializer):
-    handle = serializers.SlugField(source="player.handle")
-    display_name = serializers.CharField(source="player.display_name")
-    rating = serializers.FloatField(source="value")
-    games = serializers.IntegerField()
-    provisional = serializers.SerializerMethodField()
+    """A :class:`ratings.selectors.LeaderboardEntry`."""
 
-    def get_provisional(self, obj: Any) -> bool:
-        return obj.games < PROVISIONAL_GAMES
+    handle = serializers.SlugField()
+    display_name = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField(read_only=True)
 
 
 class GameBriefSerializer(serializers.Serializer):

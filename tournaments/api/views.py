@@ -35,6 +35,7 @@ from rest_framework.views import APIView
 from games.errors import MalformedInput
 from games.selectors import game_derived_state, game_log_text
 from games.services import MAX_LOG_BYTES
+from ratings.selectors import league_top_ratings, player_rating_histories
 from tournaments.api.pagination import PAGE_PARAMETERS, BoundedLimitOffsetPagination
 from tournaments.api.parsers import (
     JSONLinesParser,
@@ -65,10 +66,8 @@ from tournaments.selectors_web import (
     game_get_visible,
     league_get_visible,
     league_list,
-    league_top_ratings,
     player_get_with_ratings,
     player_list_with_ratings,
-    player_rating_histories,
     tournament_get_visible,
     tournament_list_visible,
     tournament_rounds_detail,
@@ -86,7 +85,6 @@ from tournaments.services import (
 def api_not_found(request: HttpRequest) -> JsonResponse:
     """404 for any path under ``/api/`` that names no endpoint: JSON, as everywhere else."""
     return JsonResponse({"detail": _("No such API endpoint."), "code": "not_found"}, status=404)
-
 
 
 class ApiView(APIView):

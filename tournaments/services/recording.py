@@ -51,7 +51,7 @@ def _needs_referee(event: Any) -> bool:
 
 
 def _enqueue_rating_update(game_id: int) -> None:
-    from tournaments.tasks import ratings_update_for_game
+    from ratings.tasks import ratings_update_for_game
 
     try:
         ratings_update_for_game.delay(game_id)

@@ -16,6 +16,7 @@ from django.db import transaction
 
 import games.engine as engine
 from games.models import Game
+from ratings.services import ratings_recompute
 from tournaments.management.commands._base import DomainCommand
 from tournaments.models import League, Player, Role, Round, Tournament
 from tournaments.permissions import SYSTEM
@@ -26,7 +27,6 @@ from tournaments.services import (
     game_record_placements,
     league_create,
     player_create,
-    ratings_recompute,
     registration_create,
     round_create_next,
     tournament_create,

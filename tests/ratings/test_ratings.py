@@ -9,12 +9,13 @@ import pytest
 from django.core.management import call_command
 
 from games.models import Game
+from ratings import selectors
+from ratings.models import Rating, RatingChange
+from ratings.services import ratings_recompute, ratings_update_for_game
 from tests.tournaments.factories import LeagueFactory, PlayerFactory, TournamentFactory
 from tests.tournaments.helpers import play_round
-from tournaments import selectors, services
-from tournaments.models import Rating, RatingChange
+from tournaments import services
 from tournaments.permissions import SYSTEM
-from tournaments.services.ratings import ratings_update_for_game
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +47,7 @@ def test_incremental_equals_recompute(django_capture_on_commit_callbacks):
             services.friendly_game_create(kind="tock", placements=_places(seated, rng), user=SYSTEM)
     incremental = _snapshot()
     assert len(incremental[0]) > 100
-    assert services.ratings_recompute(kind="tock") == {"tock": 40}
+    assert ratings_recompute(kind="tock") == {"tock": 40}
     assert _snapshot() == incremental
     # and the management command gives the same numbers again
     call_command("recompute_ratings")
@@ -99,7 +100,7 @@ def test_out_of_order_and_changed_results_recompute(players):
     services.game_record_placements(game=g1, placements={"ann": 2, "bob": 1}, user=SYSTEM)
     assert ratings_update_for_game(game_id=g1.pk) == "recomputed"
     snap = _snapshot()
-    services.ratings_recompute(kind="tock")
+    ratings_recompute(kind="tock")
     assert _snapshot() == snap
     assert Rating.objects.get(player=b).value > 1500
 

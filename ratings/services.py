@@ -1,54 +1,62 @@
-"""Elo ratings per player and game kind, across leagues.
+"""Elo ratings per player and game kind, across leagues: the writes.
 
 Rules
-    * Everyone starts at 1500 (:data:`tournaments.models.ELO_START`).
+    * Everyone starts at 1500 (:data:`ratings.elo.ELO_START`).
     * A game is *rated* when it has a result (log-derived or placements-only), a finish
-      time, and at least 2 of its players are known :class:`Player` handles (unknown
-      handles are left out). A placements-only result is rated unless the league of the
-      game's tournament has ``rate_unverified = False``.
+      time, and at least 2 of its players are known players (handles of
+      ``tournaments.Player``; unknown handles are left out). A placements-only result is
+      rated unless the league of the game's tournament has ``rate_unverified = False``.
     * ``K`` is the league's ``k_factor``; a friendly game (no table) uses
-      :data:`FRIENDLY_K` (32).
+      :data:`ratings.elo.FRIENDLY_K` (32).
     * Games count in the order they finished, then by id.
     * Fewer than 10 rated games: provisional.
 
-The incremental update (:func:`ratings_update_for_game`, run on commit after a result
-changes) applies :func:`tournaments.scoring.elo_game` to one game when it is the
-latest rated game of its kind; otherwise (a game finishing out of order, a changed or
-withdrawn result) it recomputes the kind from scratch. Both paths use the same pure
-function over the same ordered input, so they give identical numbers;
-:func:`ratings_recompute` (``manage.py recompute_ratings``) can be run at any time.
-Writes of one kind are serialized by locking its :class:`RatingPool` row.
-League ``k_factor`` changes apply to past games only after a recompute.
+The incremental update (:func:`ratings_update_for_game`, run after a result changes)
+applies :func:`ratings.elo.elo_game` to one game when it is the latest rated game of its
+kind; otherwise (a game finishing out of order, a changed or withdrawn result) it
+recomputes the kind from scratch. Both paths use the same pure function
+(:func:`ratings.elo.compute_ratings`) over the same ordered input, so they give
+identical numbers; :func:`ratings_recompute` (``manage.py recompute_ratings``) can be
+run at any time. Writes of one kind are serialized by locking its :class:`RatingPool`
+row. League ``k_factor`` changes apply to past games only after a recompute.
+
+League settings are read through ORM paths from the game
+(``table__round__tournament__league__...``): this app does not import ``tournaments``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Game, GameKind, ResultSource
-from tournaments.models import ELO_START, Player, Rating, RatingChange, RatingPool
-from tournaments.scoring import elo_game
+from games.kinds import game_kinds
+from games.models import Game, ResultSource
+from ratings.elo import FRIENDLY_K, Computation, RatedGame, compute_ratings
+from ratings.models import Rating, RatingChange, RatingPool
 
-FRIENDLY_K = 32.0
 BATCH = 5000
 
+__all__ = [
+    "compute_ratings",
+    "rated_games",
+    "ratings_recompute",
+    "ratings_update_for_game",
+]
 
-@dataclass(frozen=True)
-class RatedGame:
-    """The input of the rating computation for one game (player ids, places, K)."""
 
-    game_id: int
-    finished_at: datetime
-    result_version: int
-    k: float
-    placements: dict[int, int]  # player id -> place, in seat order
+#: Outbox topic (see :mod:`outbox`): bring the ratings up to date with one game's
+#: result; payload ``{"game_id": N}``, handled by :func:`ratings_update_for_game`.
+RATE_GAME = "ratings.update_for_game"
+
+
+def _players() -> Any:
+    """The player model's manager (``tournaments.Player``, reached through the FK: this
+    app does not import ``tournaments``)."""
+    return Rating._meta.get_field("player").related_model._default_manager
 
 
 _GAME_FIELDS = (
@@ -95,39 +103,11 @@ def _game_rows(kind: str):
 
 def rated_games(*, kind: str) -> Iterator[RatedGame]:
     """Every rated game of ``kind``, in rating order (finish time, then id)."""
-    ids = dict(Player.objects.values_list("handle", "id"))
+    ids = dict(_players().values_list("handle", "id"))
     for row in _game_rows(kind).iterator(chunk_size=BATCH):
         rated = _rated(row, ids)
         if rated is not None:
             yield rated
-
-
-@dataclass
-class Computation:
-    """Result of :func:`compute_ratings`: final ratings and every change, in order."""
-
-    ratings: dict[int, float]
-    games: dict[int, int]
-    changes: list[tuple[int, int, float, float, datetime, int]]  # player, game, before, after,
-    # finished_at, result_version
-
-
-def compute_ratings(
-    games: Iterable[RatedGame], *, start: dict[int, float] | None = None
-) -> Computation:
-    """Pure: play the rated games in order from 1500 (or ``start``)."""
-    ratings: dict[int, float] = dict(start or {})
-    counts: dict[int, int] = {}
-    changes = []
-    append = changes.append
-    for g in games:
-        before = {p: ratings.get(p, ELO_START) for p in g.placements}
-        after = elo_game(before, g.placements, g.k)
-        for p, value in after.items():
-            append((p, g.game_id, before[p], value, g.finished_at, g.result_version))
-            ratings[p] = value
-            counts[p] = counts.get(p, 0) + 1
-    return Computation(ratings=ratings, games=counts, changes=changes)
 
 
 def _lock_pool(kind: str) -> RatingPool:
@@ -185,7 +165,7 @@ def _write_all(kind: str, result: Computation) -> None:
 
 def ratings_recompute(*, kind: str | None = None) -> dict[str, int]:
     """Recompute ratings from scratch for one kind (or all). Returns rated games per kind."""
-    kinds = [kind] if kind else list(GameKind.values)
+    kinds = [kind] if kind else list(game_kinds())
     done = {}
     for k in kinds:
         with transaction.atomic():
@@ -212,7 +192,7 @@ def ratings_update_for_game(*, game_id: int) -> str:
         _lock_pool(kind)
         game = Game.objects.filter(pk=game_id).values(*_GAME_FIELDS).get()  # read under the lock
         handles = game["players"] or list(game["placements"] or {})
-        ids = dict(Player.objects.filter(handle__in=handles).values_list("handle", "id"))
+        ids = dict(_players().filter(handle__in=handles).values_list("handle", "id"))
         rated = _rated(game, ids)
         existing = list(
             RatingChange.objects.filter(game_id=game_id).values_list("result_version", flat=True)

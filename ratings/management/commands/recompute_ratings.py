@@ -5,16 +5,17 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from games.models import GameKind
-from tournaments.management.commands._base import DomainCommand
-from tournaments.services import ratings_recompute
+from django.core.management.base import BaseCommand
+
+from games.kinds import game_kinds
+from ratings.services import ratings_recompute
 
 
-class Command(DomainCommand):
+class Command(BaseCommand):
     help = "Recompute every player's rating from all rated games, in the order they finished."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--kind", choices=GameKind.values, help="only this game kind")
+        parser.add_argument("--kind", choices=game_kinds(), help="only this game kind")
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
