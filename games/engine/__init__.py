@@ -15,12 +15,13 @@ from .base import (
     Game,
     game_class,
     game_kinds,
+    kind_choices,
     register,
     register_simulator,
     restore,
     start,
 )
-from .errors import EngineError, IllegalMove, InvalidEvent, LogError
+from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
 from .log import format_event, format_log, parse_log, replay, replay_text
 from .simulate import simulate
 from .tock import TockGame
@@ -39,11 +40,14 @@ __all__ = [
     "Game",
     "IllegalMove",
     "InvalidEvent",
+    "InvalidPlacements",
     "LogError",
     "TockGame",
     "format_event",
     "format_log",
     "game_class",
+    "game_kinds",
+    "kind_choices",
     "parse_log",
     "register",
     "register_simulator",

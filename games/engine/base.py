@@ -10,10 +10,10 @@ Everything else (legal moves, result, summary, cached state) is derived from the
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from .errors import EngineError, InvalidEvent, LogError
+from .errors import EngineError, InvalidEvent, InvalidPlacements, LogError
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
@@ -34,6 +34,15 @@ class Game(ABC):
 
     #: The ``game`` value of the start event, e.g. ``"tock"``.
     kind: ClassVar[str]
+    #: Display name of the game kind, e.g. ``"TOCK"``.
+    title: ClassVar[str]
+    #: Fewest players at one table (``start`` refuses fewer).
+    min_players: ClassVar[int]
+    #: Most players at one table (``start`` refuses more).
+    max_players: ClassVar[int]
+    #: Names that cannot be player names because events use them for something else
+    #: (TOCK: ``"center"``, a destination). ``start`` refuses them.
+    reserved_names: ClassVar[frozenset[str]] = frozenset()
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -45,6 +54,68 @@ class Game(ABC):
     @abstractmethod
     def from_state(cls, state: dict[str, Any]) -> Game:
         """Inverse of :meth:`to_state`."""
+
+    # -- questions about events and results, asked without a game ----------------------
+    @classmethod
+    def event_needs_referee(cls, event: Mapping[str, Any]) -> bool:
+        """Whether ``event``, judged on its own, is a referee's matter (a ruling, an
+        adjudicated end...), so that only a referee or an organizer may record it.
+
+        The event is not validated; anything that is not a mapping is ``False``.
+        Default: no event of the kind needs a referee.
+        """
+        return False
+
+    @classmethod
+    def check_placements(cls, players: Sequence[str], placements: object) -> dict[str, int]:
+        """Check a placements mapping (player -> place) against the seated ``players``;
+        return it in seat order.
+
+        Every seated player, and nobody else, gets a place: an integer (``bool`` is
+        not) from 1 to ``len(players)``, and the places are standard competition ranks
+        (ties share a place, then places are skipped: 1, 2, 2, 4). Raises
+        :class:`~games.engine.errors.InvalidPlacements` (an ``InvalidEvent``) whose
+        ``code`` is ``"not_a_mapping"``, ``"players_mismatch"`` (params ``missing``,
+        ``unknown``), ``"bad_place"`` (params ``player``, ``n``) or
+        ``"not_competition_ranks"``, checked in that order. A kind may override it to
+        add its own rules, calling this first.
+        """
+        if not isinstance(placements, Mapping):
+            raise InvalidPlacements(
+                "'placements' must give a place for every seated player "
+                "(an object mapping player to place)",
+                "not_a_mapping",
+            )
+        seated = set(players)
+        if placements.keys() != seated:
+            missing = sorted(p for p in seated if p not in placements)
+            unknown = sorted(
+                k if isinstance(k, str) else repr(k) for k in placements if k not in seated
+            )
+            raise InvalidPlacements(
+                "'placements' must give a place for every seated player (missing: "
+                f"{', '.join(missing) or '-'}; not seated: {', '.join(unknown) or '-'})",
+                "players_mismatch",
+                {"missing": missing, "unknown": unknown},
+            )
+        n = len(players)
+        places: dict[str, int] = {}
+        for p in players:
+            v = placements[p]
+            if type(v) is not int or not 1 <= v <= n:
+                raise InvalidPlacements(
+                    f"places must be positive integers from 1 to {n}: the place of {p} is {v!r}",
+                    "bad_place",
+                    {"player": p, "n": n},
+                )
+            places[p] = v
+        if not valid_competition_ranking(list(places.values())):
+            raise InvalidPlacements(
+                "places must be competition ranks (1, 2, 2, 4: ties share a place, "
+                "then places are skipped)",
+                "not_competition_ranks",
+            )
+        return places
 
     # -- events -------------------------------------------------------------------
     @abstractmethod
@@ -93,6 +164,11 @@ class Game(ABC):
 
     @property
     @abstractmethod
+    def turn(self) -> str | None:
+        """The player who acts next; ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
     def event_count(self) -> int:
         """Events applied so far, the start event included."""
 
@@ -113,6 +189,13 @@ class Game(ABC):
         return type(self).from_state(self.to_state())
 
 
+def valid_competition_ranking(places: Iterable[int]) -> bool:
+    """Whether ``places`` (any order) is a standard competition ranking like 1, 2, 2, 4:
+    each place is one more than the number of places better than it."""
+    ordered = sorted(places)
+    return all(v == 1 + sum(1 for w in ordered if w < v) for v in ordered)
+
+
 G = TypeVar("G", bound=type[Game])
 
 _REGISTRY: dict[str, type[Game]] = {}
@@ -126,15 +209,26 @@ def register(cls: G) -> G:
 
 
 def register_simulator(kind: str, func: Callable[..., list[dict[str, Any]]]) -> None:
-    """Register the bot simulator of a game kind (used by :func:`games.engine.simulate`)."""
+    """Register the bot simulator of a game kind (used by :func:`games.engine.simulate`).
+
+    It is called as ``func(game=kind, players=..., seed=..., **options)`` with the
+    options the caller gave, which are the kind's own, and returns a complete log.
+    """
     _SIMULATORS[kind] = func
 
 
 def game_kinds() -> tuple[str, ...]:
+    """The registered game kinds, in registration order."""
     return tuple(_REGISTRY)
 
 
+def kind_choices() -> list[tuple[str, str]]:
+    """``(kind, title)`` for every registered game kind, e.g. ``("tock", "TOCK")``."""
+    return [(kind, cls.title) for kind, cls in _REGISTRY.items()]
+
+
 def game_class(kind: object) -> type[Game]:
+    """The class of a registered game kind; ``InvalidEvent`` for an unknown one."""
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(_REGISTRY))

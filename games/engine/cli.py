@@ -8,10 +8,12 @@
     several files are given). Exit status: 0 all valid (a log may stop mid-game),
     1 some log invalid, 2 some input unreadable (the highest applies).
 
-``simulate --game tock --players 4 --seed 7 [--mistakes P] [--knocks P] [--count N]``
-    Bots play complete games. One game: its log as JSON Lines. With ``--count N``
-    (seeds ``seed .. seed+N-1``): one game a line, each a JSON array of its events; or,
-    with ``--out DIR``, one JSON Lines file a game, ``DIR/<game>-<seed>.jsonl``.
+``simulate --game tock --players 4 --seed 7 [--mistakes P] [--knocks P] [--mode M] [--count N]``
+    Bots play complete games. ``--mistakes``, ``--knocks`` and ``--mode`` are TOCK's
+    simulator options; only the flags given are passed to the kind's simulator. One
+    game: its log as JSON Lines. With ``--count N`` (seeds ``seed .. seed+N-1``): one
+    game a line, each a JSON array of its events; or, with ``--out DIR``, one JSON Lines
+    file a game, ``DIR/<game>-<seed>.jsonl``.
 """
 
 from __future__ import annotations
@@ -98,18 +100,12 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     players: list[str] | int = args.players
     if args.names:
         players = [p.strip() for p in args.names.split(",")]
+    options = simulate_options(args)
     try:
         logs = []
         for k in range(args.count or 1):
             seed = args.seed + k
-            log = simulate(
-                game=args.game,
-                players=players,
-                seed=seed,
-                mistakes=args.mistakes,
-                knocks=args.knocks,
-                mode=args.mode,
-            )
+            log = simulate(game=args.game, players=players, seed=seed, **options)
             logs.append((seed, log))
     except EngineError as exc:
         print(f"error: {exc}", file=err)
@@ -128,6 +124,19 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+#: The simulator options the ``simulate`` command has flags for (TOCK's). Only those
+#: the user gave are passed on, so a kind whose simulator has none of them is not
+#: handed any (its simulator's own defaults apply).
+SIMULATE_OPTIONS = ("mistakes", "knocks", "mode")
+
+
+def simulate_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The simulator options given on the command line (flags left out are absent)."""
+    return {
+        name: getattr(args, name) for name in SIMULATE_OPTIONS if getattr(args, name) is not None
+    }
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m games.engine", description=__doc__.split("\n")[0]
@@ -141,9 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--players", type=int, default=4, help="number of players (2-6)")
     sp.add_argument("--names", help="comma-separated player names (overrides --players)")
     sp.add_argument("--seed", type=int, default=0)
-    sp.add_argument("--mistakes", type=float, default=0.0, help="probability of an infraction")
-    sp.add_argument("--knocks", type=float, default=0.0, help="probability of knocking")
-    sp.add_argument("--mode", default="table", choices=("table", "strict"))
+    sp.add_argument("--mistakes", type=float, help="TOCK: probability of an infraction (0)")
+    sp.add_argument("--knocks", type=float, help="TOCK: probability of knocking (0)")
+    sp.add_argument("--mode", choices=("table", "strict"), help="TOCK: table (default) or strict")
     sp.add_argument("--count", type=int, default=0, help="number of games (seeds seed..)")
     sp.add_argument("--out", help="with --count: directory for one .jsonl file a game")
     return parser

@@ -7,6 +7,8 @@ and the web app can show it verbatim.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on bad input."""
@@ -18,6 +20,30 @@ class EngineError(Exception):
 
 class InvalidEvent(EngineError):
     """The event is malformed: not an object, unknown type, unknown or bad field value."""
+
+
+class InvalidPlacements(InvalidEvent):
+    """A placements mapping (player -> place) is not valid for the seated players.
+
+    Besides the one-line English message, ``code`` says what is wrong and ``params``
+    gives the details, so that a caller can word it its own way (and translate it):
+
+    * ``"not_a_mapping"``: not an object mapping player to place (no params);
+    * ``"players_mismatch"``: the keys are not exactly the seated players
+      (``missing``, ``unknown``: sorted lists of names);
+    * ``"bad_place"``: a place is not an integer (``bool`` excluded) from 1 to the number
+      of players (``player``, ``n``);
+    * ``"not_competition_ranks"``: the places are not standard competition ranks
+      (ties share a place, then places are skipped: 1, 2, 2, 4) (no params).
+    """
+
+    def __init__(self, message: str, code: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, Any] = dict(params or {})
+
+    def __reduce__(self) -> tuple[Any, ...]:  # picklable despite the extra arguments
+        return (type(self), (self.args[0], self.code, self.params))
 
 
 class IllegalMove(EngineError):

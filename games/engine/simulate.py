@@ -11,14 +11,14 @@ def simulate(
     game: str = "tock",
     players: list[str] | tuple[str, ...] | int = 4,
     seed: int = 0,
-    mistakes: float = 0.0,
-    knocks: float = 0.0,
     **options: Any,
 ) -> list[dict[str, Any]]:
     """Bots play one complete game of ``game``; returns its log (start event first).
 
-    Extra keyword options go to the game's simulator (TOCK: ``mode``, ``max_events``,
-    ``first``). Every drawn card is named, so the log replays with or without its seed.
+    ``players`` is a list of names or a number of players; ``options`` are the kind's
+    own and go to its simulator unchanged (see :func:`~games.engine.base.register_simulator`;
+    TOCK: ``mistakes``, ``knocks``, ``mode``, ``max_events``, ``first``, see
+    :func:`games.engine.tock.bots.simulate`). Every drawn card is named, so the log
+    replays with or without its seed.
     """
-    func = simulator(game)
-    return func(game=game, players=players, seed=seed, mistakes=mistakes, knocks=knocks, **options)
+    return simulator(game)(game=game, players=players, seed=seed, **options)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import subprocess
@@ -194,3 +195,14 @@ def test_simulated_logs_are_written_in_the_canonical_key_order():
     # and a reordered event is written back in the canonical order
     event = {"to": "center", "card": 1, "player": "ana", "type": "draw"}
     assert engine.format_event(event) == '{"type":"draw","player":"ana","card":1,"to":"center"}'
+
+
+def test_simulate_default_flags_print_the_same_log_as_before():
+    # Pinned: the log printed before the simulator options became the kind's own (only
+    # the flags given are passed on); a seeded simulation must not change.
+    code, out, _ = inproc("simulate", "--game", "tock", "--players", "4", "--seed", "7")
+    assert code == 0
+    assert hashlib.md5(out.encode()).hexdigest() == "d31d4c652c67500ff69613be9f8badc8"
+    assert out == engine.format_log(
+        engine.simulate(players=4, seed=7, mistakes=0.0, knocks=0.0, mode="table")
+    )

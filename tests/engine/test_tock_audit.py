@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games.engine as engine
-from games.engine import EngineError, IllegalMove, InvalidEvent, LogError
+from games.engine import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
 from games.engine.cli import main
 from tests.engine.tock_helpers import (
     draw,
@@ -327,25 +327,34 @@ class TestEndAudit:
         return g
 
     @pytest.mark.parametrize(
-        "placements, match",
+        "placements, code, match",
         [
-            ({"ana": 1, "ben": 2, "cai": 3}, "every seated player"),  # dan missing
-            ({"ana": 1, "ben": 2, "cai": 3, "dan": 4, "eve": 5}, "every seated player"),
-            ({"ana": 1, "ben": 1, "cai": 2, "dan": 4}, "rank as in rule 3"),  # 1, 1, 2
-            ({"ana": 1, "ben": 2, "cai": 2, "dan": 3}, "rank as in rule 3"),
-            ({"ana": 1, "ben": 3, "cai": 3, "dan": 3}, "rank as in rule 3"),
-            ({"ana": 1, "ben": 2, "cai": 3, "dan": 5}, "rank as in rule 3"),
-            ({"ana": 1, "ben": 2, "cai": 3, "dan": True}, "positive integers"),
-            ({"ana": 1, "ben": 2, "cai": 3, "dan": 4.0}, "positive integers"),
-            ({"ana": 1, "ben": 2, "cai": 3, "dan": -4}, "positive integers"),
-            ([["ana", 1], ["ben", 2], ["cai", 3], ["dan", 4]], "every seated player"),
-            ("ana", "every seated player"),
+            ({"ana": 1, "ben": 2, "cai": 3}, "players_mismatch", "every seated player"),
+            (
+                {"ana": 1, "ben": 2, "cai": 3, "dan": 4, "eve": 5},
+                "players_mismatch",
+                "every seated player",
+            ),
+            ({"ana": 1, "ben": 1, "cai": 2, "dan": 4}, "not_competition_ranks", "competition"),
+            ({"ana": 1, "ben": 2, "cai": 2, "dan": 3}, "not_competition_ranks", "competition"),
+            ({"ana": 1, "ben": 3, "cai": 3, "dan": 3}, "not_competition_ranks", "competition"),
+            ({"ana": 1, "ben": 2, "cai": 3, "dan": 5}, "bad_place", "from 1 to 4"),
+            ({"ana": 1, "ben": 2, "cai": 3, "dan": True}, "bad_place", "positive integers"),
+            ({"ana": 1, "ben": 2, "cai": 3, "dan": 4.0}, "bad_place", "positive integers"),
+            ({"ana": 1, "ben": 2, "cai": 3, "dan": -4}, "bad_place", "positive integers"),
+            (
+                [["ana", 1], ["ben", 2], ["cai", 3], ["dan", 4]],
+                "not_a_mapping",
+                "every seated player",
+            ),
+            ("ana", "not_a_mapping", "every seated player"),
         ],
     )
-    def test_invalid_placement_sets(self, placements, match):
+    def test_invalid_placement_sets(self, placements, code, match):
         g = self.one_out()
-        with pytest.raises(InvalidEvent, match=match):
+        with pytest.raises(InvalidPlacements, match=match) as info:
             g.push({"type": "end", "reason": "adjudicated", "placements": placements})
+        assert isinstance(info.value, InvalidEvent) and info.value.code == code
         assert g.status == "in_progress"
 
     def test_players_who_went_out_keep_their_places(self):

@@ -42,12 +42,16 @@ def simulate(
     """Play one complete TOCK game with bots; return its log (start event first).
 
     ``players`` is a list of names or a number of players (named ana, ben, ...).
+    Options: ``mistakes`` and ``knocks`` (probabilities, see the module docstring),
+    ``mode`` (``"table"`` or ``"strict"``, which forbids mistakes), ``max_events``
+    (the safety cap), ``first`` (the first player; default the first name).
     """
     if game != "tock":
         raise InvalidEvent(f"the TOCK simulator cannot play {game!r}")
     if isinstance(players, int):
-        if not 2 <= players <= len(DEFAULT_PLAYERS):
-            raise InvalidEvent(f"TOCK needs 2 to 6 players, not {players}")
+        lo, hi = TockGame.min_players, TockGame.max_players
+        if not lo <= players <= hi:
+            raise InvalidEvent(f"{TockGame.title} needs {lo} to {hi} players, not {players}")
         players = DEFAULT_PLAYERS[:players]
     if mode not in MODES:
         raise InvalidEvent(f"mode must be 'table' or 'strict', not {mode!r}")

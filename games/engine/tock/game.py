@@ -24,7 +24,7 @@ validates with direct type checks instead of building event objects, and ``push_
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, register
@@ -34,8 +34,6 @@ from .rules import (
     END_REASONS,
     FORGOT_CENTER,
     FORGOT_DISCARD,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     MODES,
     SERIES,
     TOP,
@@ -82,7 +80,7 @@ def _competition_places(order: list[int], counts: list[int], base: int) -> dict[
 
 
 _SEP = b"\0"
-_SEAT_BYTE = [bytes((p,)) for p in range(MAX_PLAYERS)]
+_SEAT_BYTE = [bytes((p,)) for p in range(256)]  # seat p as one byte
 
 
 def _position_key(p: int, parts: Iterable[Iterable[int]]) -> bytes:
@@ -110,17 +108,16 @@ def _ordinal(i: int) -> str:
     return f"{i}{('th', 'st', 'nd', 'rd')[i] if i < 4 else 'th'}"
 
 
-def valid_competition_ranking(places: list[int]) -> bool:
-    """Whether ``places`` (any order) is a standard competition ranking like 1, 2, 2, 4."""
-    ordered = sorted(places)
-    return all(v == 1 + sum(1 for w in ordered if w < v) for v in ordered)
-
-
 @register
 class TockGame(Game):
     """One game of TOCK. Build it with :meth:`start` (or ``games.engine.start``)."""
 
     kind = "tock"
+    title = "TOCK"
+    min_players = 2
+    max_players = 6
+    #: ``"center"`` is a destination (``"to": "center"``), so no player may be named so.
+    reserved_names = frozenset({"center"})
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -172,19 +169,23 @@ class TockGame(Game):
         if event.get("type") != "start":
             raise InvalidEvent("the first event must have type 'start'")
         if event.get("game") != cls.kind:
-            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not 'tock'")
+            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
         _check_keys(event, START_KEYS)
         players = event.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise InvalidEvent("'players' must be a list of player names")
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise InvalidEvent(f"TOCK needs 2 to 6 players, not {len(players)}")
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise InvalidEvent(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players, "
+                f"not {len(players)}"
+            )
         if any(not p.strip() for p in players):
             raise InvalidEvent("player names must not be empty")
         if len(set(players)) != len(players):
             raise InvalidEvent("player names must be unique")
-        if "center" in players:
-            raise InvalidEvent("'center' is reserved and cannot be a player name")
+        for name in players:
+            if name in cls.reserved_names:
+                raise InvalidEvent(f"{name!r} is reserved and cannot be a player name")
         first = event.get("first", players[0])
         if first not in players:
             raise InvalidEvent(f"'first' must be one of the players, not {first!r}")
@@ -210,6 +211,14 @@ class TockGame(Game):
         g._in = [True] * g._n
         g._active = g._idx[first]
         return g
+
+    @classmethod
+    def event_needs_referee(cls, event: Mapping[str, Any]) -> bool:
+        """A knock carrying a ``ruling``, or an ``end`` for any reason but ``"time"``
+        (an adjudication), is the referee's."""
+        if not isinstance(event, Mapping):
+            return False
+        return "ruling" in event or (event.get("type") == "end" and event.get("reason") != "time")
 
     # ------------------------------------------------------------------ public API
     @property
@@ -805,15 +814,8 @@ class TockGame(Game):
         given = event.get("placements")
         places: dict[int, int] | None = None
         if given is not None:
-            if not isinstance(given, dict) or set(given) != set(self._names):
-                raise InvalidEvent("'placements' must give a place for every seated player")
-            if not all(type(v) is int and v >= 1 for v in given.values()):
-                raise InvalidEvent("places must be positive integers")
-            if not valid_competition_ranking(list(given.values())):
-                raise InvalidEvent(
-                    "places must rank as in rule 3 (1, 2, 2, 4: ties share, then skip)"
-                )
-            places = {self._idx[p]: v for p, v in given.items()}
+            idx = self._idx
+            places = {idx[p]: v for p, v in self.check_placements(self._names, given).items()}
             # Going out is final (rule 2): whoever went out keeps their place.
             out = self._out
             for i, p in enumerate(out, 1):

@@ -8,7 +8,6 @@ SERIES = 6  #: at most six series in the center
 TOP = 20  #: a series is complete at 20
 TRAVIESO = 21  #: El Travieso: fits only on another player's 20, never the center
 DECK_SIZE = SERIES * TOP + 1  #: 121 active cards
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 MODES = ("table", "strict")
 
 #: The three TOCK infractions.
