@@ -23,8 +23,7 @@ from ratings.selectors import league_top_ratings, player_rating_histories
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES
-from tournaments.selectors import tournament_points, tournament_standings
-from tournaments.selectors_web import (
+from tournaments.selectors import (
     game_events,
     game_get_visible,
     home_tournaments,
@@ -36,7 +35,9 @@ from tournaments.selectors_web import (
     round_seat_finder,
     tournament_get_visible,
     tournament_list_visible,
+    tournament_points,
     tournament_rounds_detail,
+    tournament_standings,
 )
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"

@@ -1,7 +1,10 @@
 """Output serializers shared by several endpoints (pure data shaping, no queries of their
-own: the selectors fetch everything with select_related/prefetch_related)."""
+own: the selectors fetch everything with select_related/prefetch_related, or return
+plain data such as :class:`ratings.selectors.RatingEntry`)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from rest_framework import serializers
 
@@ -30,22 +33,46 @@ class TournamentSerializer(serializers.Serializer):
     is_public = serializers.BooleanField()
 
 
+# Renders a :class:`ratings.selectors.RatingEntry` (comment, not docstring: no schema change).
 class RatingSerializer(serializers.Serializer):
     kind = serializers.CharField()
-    rating = serializers.FloatField(source="value")
+    rating = serializers.FloatField()
     games = serializers.IntegerField()
     provisional = serializers.BooleanField()
 
 
+# Renders a :class:`tournaments.selectors.PlayerSummary` (comment, not docstring: no schema change).
 class PlayerSerializer(serializers.Serializer):
     handle = serializers.SlugField()
     display_name = serializers.CharField()
-    ratings = RatingSerializer(many=True, source="ratings.all")
+    ratings = RatingSerializer(many=True)
 
 
+class RatingHistoryEntrySerializer(serializers.Serializer):
+    """A :class:`ratings.selectors.RatingHistoryEntry`."""
+
+    game_id = serializers.IntegerField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    game_finished_at = serializers.DateTimeField()
+
+    class Meta:
+        ref_name = "RatingHistoryEntry"
+
+
+class RatingHistoryField(serializers.DictField):
+    """Game kind -> the player's rating changes in order, each rendered by
+    :class:`RatingHistoryEntrySerializer` (documented as declared: a dict field)."""
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return {
+            str(kind): RatingHistoryEntrySerializer(changes, many=True).data
+            for kind, changes in value.items()
+        }
+
+
+# Renders a :class:`ratings.selectors.LeaderboardEntry` (comment, not docstring: no schema change).
 class LeaderboardEntrySerializer(serializers.Serializer):
-    """A :class:`ratings.selectors.LeaderboardEntry`."""
-
     handle = serializers.SlugField()
     display_name = serializers.CharField()
     rating = serializers.FloatField()

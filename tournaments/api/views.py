@@ -1,9 +1,10 @@
 """JSON API: one thin APIView per endpoint (HackSoft style).
 
-Reads call the visibility-aware selectors (:mod:`tournaments.selectors_web`): what the
-user may not see answers 404. Writes call the recording services
-(:mod:`tournaments.services.recording`), which check the user's role for the game's
-tournament on every request and raise domain errors that
+Reads call the visibility-aware selectors (:mod:`tournaments.selectors`): what the
+user may not see answers 404; the serializers render what the selectors return (plain
+data for the detail endpoints, never attributes added to model objects). Writes call
+the recording services (:mod:`tournaments.services.recording`), which check the user's
+role for the game's tournament on every request and raise domain errors that
 :mod:`tock_site.api_errors` maps to 4xx responses (nothing stored on any error).
 
 Authentication: a token (``Authorization: Token <key>``, scorekeeping devices) or the
@@ -12,6 +13,7 @@ browser session (CSRF enforced). Anonymous writes get 401.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -35,7 +37,6 @@ from rest_framework.views import APIView
 from games.errors import MalformedInput
 from games.selectors import game_derived_state, game_log_text
 from games.services import MAX_LOG_BYTES
-from ratings.selectors import league_top_ratings, player_rating_histories
 from tournaments.api.pagination import PAGE_PARAMETERS, BoundedLimitOffsetPagination
 from tournaments.api.parsers import (
     JSONLinesParser,
@@ -51,6 +52,7 @@ from tournaments.api.serializers import (
     LeaderboardEntrySerializer,
     LeagueSerializer,
     PlayerSerializer,
+    RatingHistoryField,
     RatingSerializer,
     RecordOutcomeSerializer,
     RejectedErrorSerializer,
@@ -60,18 +62,21 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.models import TournamentStatus
-from tournaments.selectors import table_for_game, tournament_points, tournament_standings
-from tournaments.selectors_web import (
+from tournaments.selectors import (
     game_events,
     game_get_visible,
+    league_detail,
     league_get_visible,
     league_list,
-    player_get_with_ratings,
+    player_detail,
     player_list_with_ratings,
+    player_summaries,
+    table_for_game,
+    tournament_detail,
     tournament_get_visible,
     tournament_list_visible,
     tournament_rounds_detail,
-    tournament_user_roles,
+    tournament_standings,
 )
 from tournaments.services import (
     game_record_event,
@@ -108,10 +113,19 @@ def _paginated(serializer_class: type[serializers.Serializer], name: str) -> Any
     )
 
 
-def _page(view: APIView, request: Request, queryset: Any, serializer_class: Any) -> Response:
+def _page(
+    view: APIView,
+    request: Request,
+    queryset: Any,
+    serializer_class: Any,
+    present: Callable[[list[Any]], list[Any]] | None = None,
+) -> Response:
+    """One page of ``queryset``; ``present`` turns the page's objects into what the
+    serializer renders (e.g. a selector building plain data)."""
     paginator = BoundedLimitOffsetPagination()
     page = paginator.paginate_queryset(queryset, request, view=view)
-    return paginator.get_paginated_response(serializer_class(page, many=True).data)
+    items = present(page) if present is not None else page
+    return paginator.get_paginated_response(serializer_class(items, many=True).data)
 
 
 def _game_payload(*, game: Any, table: Any) -> dict[str, Any]:
@@ -198,8 +212,7 @@ class LeagueDetailApi(ApiView):
         responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, slug: str) -> Response:
-        league = league_get_visible(slug=slug, user=request.user)
-        league.top_ratings = league_top_ratings(league=league)
+        league = league_detail(slug=slug, user=request.user)
         return Response(self.OutputSerializer(league).data)
 
 
@@ -264,9 +277,7 @@ class TournamentDetailApi(ApiView):
         responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
-        tournament.points_per_place = tournament_points(tournament)
-        tournament.your_roles = tournament_user_roles(tournament=tournament, user=request.user)
+        tournament = tournament_detail(tournament_id=tournament_id, user=request.user)
         return Response(self.OutputSerializer(tournament).data)
 
 
@@ -317,24 +328,21 @@ class PlayerListApi(ApiView):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         players = player_list_with_ratings(search=filters.validated_data.get("q"))
-        return _page(self, request, players, PlayerSerializer)
+        return _page(
+            self,
+            request,
+            players,
+            PlayerSerializer,
+            present=lambda page: player_summaries(players=page),
+        )
 
 
 class PlayerDetailApi(ApiView):
-    class HistoryEntrySerializer(serializers.Serializer):
-        game_id = serializers.IntegerField()
-        before = serializers.FloatField()
-        after = serializers.FloatField()
-        game_finished_at = serializers.DateTimeField()
-
-        class Meta:
-            ref_name = "RatingHistoryEntry"
-
     class OutputSerializer(serializers.Serializer):
         handle = serializers.SlugField()
         display_name = serializers.CharField()
-        ratings = RatingSerializer(many=True, source="ratings.all")
-        history = serializers.DictField(
+        ratings = RatingSerializer(many=True)
+        history = RatingHistoryField(
             child=serializers.ListField(child=serializers.DictField()),
             help_text="Game kind -> rating changes in order (game_id, before, after, "
             "game_finished_at).",
@@ -349,13 +357,7 @@ class PlayerDetailApi(ApiView):
         responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, handle: str) -> Response:
-        player = player_get_with_ratings(handle=handle)
-        histories = player_rating_histories(player=player)
-        player.history = {
-            kind: self.HistoryEntrySerializer(changes, many=True).data
-            for kind, changes in histories.items()
-        }
-        return Response(self.OutputSerializer(player).data)
+        return Response(self.OutputSerializer(player_detail(handle=handle)).data)
 
 
 # --------------------------------------------------------------------------- games

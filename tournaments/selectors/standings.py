@@ -1,4 +1,4 @@
-"""Read-only queries of the tournaments app. Nothing here writes to the database."""
+"""Standings of a tournament (points, tiebreaks, ranks), from a bounded number of queries."""
 
 from __future__ import annotations
 
@@ -6,125 +6,20 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
-from django.utils.translation import gettext as _
-
-from games.models import Game
 from ratings.elo import ELO_START
 from ratings.selectors import ratings_by_player
-from tournaments.errors import NotFound
 from tournaments.models import (
     TIEBREAK_BUCHHOLZ,
     TIEBREAK_FIRSTS,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
-    League,
-    Player,
     Registration,
-    Round,
     Seat,
     Table,
     Tournament,
 )
-from tournaments.permissions import user_is_signed_in, user_is_superuser
-from tournaments.scoring import default_points, table_points
-
-# --------------------------------------------------------------------------- leagues
-
-
-def league_list(*, user: Any = None) -> QuerySet[League]:
-    """Public leagues, plus those the user organizes (all for superusers)."""
-    qs = League.objects.all()
-    if user_is_superuser(user=user):
-        return qs
-    if user_is_signed_in(user=user):
-        return qs.filter(Q(is_public=True) | Q(organizers=user)).distinct()
-    return qs.filter(is_public=True)
-
-
-def league_get(*, slug: str) -> League:
-    try:
-        return League.objects.get(slug=slug)
-    except League.DoesNotExist as exc:
-        raise NotFound() from exc
-
-
-# --------------------------------------------------------------------------- tournaments
-
-
-def tournament_list(*, user: Any = None, league: League | None = None) -> QuerySet[Tournament]:
-    """Tournaments the user may see: public ones of public leagues, and those they staff."""
-    qs = Tournament.objects.select_related("league")
-    if league is not None:
-        qs = qs.filter(league=league)
-    if user_is_superuser(user=user):
-        return qs
-    public = Q(is_public=True, league__is_public=True)
-    if user_is_signed_in(user=user):
-        return qs.filter(public | Q(roles__user=user) | Q(league__organizers=user)).distinct()
-    return qs.filter(public)
-
-
-def tournament_get(*, tournament_id: Any) -> Tournament:
-    try:
-        return Tournament.objects.select_related("league").get(pk=int(tournament_id))
-    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist) as exc:
-        raise NotFound() from exc
-
-
-def tournament_get_by_ref(*, ref: str) -> Tournament:
-    """The tournament named by ``ref``: an id, or ``LEAGUE-SLUG/TOURNAMENT-SLUG``."""
-    qs = Tournament.objects.select_related("league")
-    if ref.isdigit():
-        tournament = qs.filter(pk=int(ref)).first()
-    elif "/" in ref:
-        league, slug = ref.split("/", 1)
-        tournament = qs.filter(league__slug=league, slug=slug).first()
-    else:
-        tournament = None
-    if tournament is None:
-        raise NotFound(_("No tournament %(ref)r.") % {"ref": ref})
-    return tournament
-
-
-def tournament_points(tournament: Tournament) -> list[float]:
-    """The tournament's points per place at a full table (its own list or the default)."""
-    return list(tournament.points_per_place or default_points(tournament.table_size))
-
-
-def registration_list(*, tournament: Tournament) -> QuerySet[Registration]:
-    return Registration.objects.filter(tournament=tournament).select_related("player")
-
-
-def round_list(*, tournament: Tournament) -> QuerySet[Round]:
-    return Round.objects.filter(tournament=tournament).order_by("number")
-
-
-def round_tables(*, round: Round) -> QuerySet[Table]:
-    """The round's tables with their game (without the cached state) and seats, 3 queries."""
-    return (
-        Table.objects.filter(round=round)
-        .select_related("game")
-        .defer("game__state", "game__summary")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        )
-        .order_by("number")
-    )
-
-
-def table_for_game(*, game: Game) -> Table | None:
-    """The game's table with round, tournament, league and seats (players joined), 2
-    queries; ``None`` for a friendly game."""
-    return (
-        Table.objects.filter(game_id=game.pk)
-        .select_related("round__tournament__league")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
-        .first()
-    )
-
-
-# --------------------------------------------------------------------------- standings
+from tournaments.scoring import table_points
+from tournaments.selectors.tournaments import tournament_points
 
 
 @dataclass
@@ -238,20 +133,3 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
         row.rank = i if key != previous else ordered[i - 2].rank
         previous = key
     return ordered
-
-
-# --------------------------------------------------------------------------- players
-
-
-def player_get(*, handle: str) -> Player:
-    try:
-        return Player.objects.get(handle=handle)
-    except Player.DoesNotExist as exc:
-        raise NotFound() from exc
-
-
-def player_list(*, search: str | None = None) -> QuerySet[Player]:
-    qs = Player.objects.all()
-    if search:
-        qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
-    return qs

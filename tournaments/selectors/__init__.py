@@ -1,0 +1,97 @@
+"""Read-only queries of the tournaments app. Nothing here writes to the database.
+
+Visibility-aware and query-bounded: what the user may not see is reported as not found
+(:class:`~tournaments.errors.NotFound`, :class:`~games.errors.GameNotFound`), so private
+leagues, tournaments and their games stay hidden from the public. Who may see which
+tournament is said once, in :func:`visible_tournaments_q`. Selectors that feed the API's
+detail endpoints return plain data (dataclasses); ratings (``league_top_ratings``,
+``player_rating_histories``, ...) are :mod:`ratings.selectors`.
+
+Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standings`,
+:mod:`.players`, :mod:`.games`; every public name is importable from here.
+"""
+
+from tournaments.selectors.games import game_events, game_get_visible, table_for_game
+from tournaments.selectors.leagues import (
+    LeagueDetail,
+    league_detail,
+    league_get,
+    league_get_visible,
+    league_list,
+)
+from tournaments.selectors.players import (
+    PlayerDetail,
+    PlayerSummary,
+    player_detail,
+    player_get,
+    player_get_with_ratings,
+    player_list,
+    player_list_with_ratings,
+    player_recent_seats,
+    player_summaries,
+)
+from tournaments.selectors.standings import StandingRow, tournament_standings
+from tournaments.selectors.tournaments import (
+    LeagueRef,
+    SeatFinderRow,
+    TournamentDetail,
+    home_tournaments,
+    registration_list,
+    round_list,
+    round_seat_finder,
+    round_tables,
+    tournament_detail,
+    tournament_get,
+    tournament_get_by_ref,
+    tournament_get_visible,
+    tournament_list,
+    tournament_list_visible,
+    tournament_points,
+    tournament_rounds_detail,
+    tournament_user_roles,
+)
+from tournaments.selectors.visibility import (
+    visible_tournament_expression,
+    visible_tournaments_q,
+)
+
+__all__ = [
+    "LeagueDetail",
+    "LeagueRef",
+    "PlayerDetail",
+    "PlayerSummary",
+    "SeatFinderRow",
+    "StandingRow",
+    "TournamentDetail",
+    "game_events",
+    "game_get_visible",
+    "home_tournaments",
+    "league_detail",
+    "league_get",
+    "league_get_visible",
+    "league_list",
+    "player_detail",
+    "player_get",
+    "player_get_with_ratings",
+    "player_list",
+    "player_list_with_ratings",
+    "player_recent_seats",
+    "player_summaries",
+    "registration_list",
+    "round_list",
+    "round_seat_finder",
+    "round_tables",
+    "table_for_game",
+    "tournament_detail",
+    "tournament_get",
+    "tournament_get_by_ref",
+    "tournament_get_visible",
+    "tournament_list",
+    "tournament_list_visible",
+    "tournament_points",
+    "tournament_rounds_detail",
+    "tournament_standings",
+    "tournament_user_roles",
+    "visible_tournament_expression",
+    "visible_tournaments_q",
+]

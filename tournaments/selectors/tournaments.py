@@ -1,0 +1,211 @@
+"""Tournaments: lists, the visible tournament, its settings, rounds and seats."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import gettext as _
+
+from tournaments.errors import NotFound
+from tournaments.models import Registration, Round, Seat, Table, Tournament, TournamentStatus
+from tournaments.permissions import user_tournament_roles
+from tournaments.scoring import default_points
+from tournaments.selectors.visibility import visible_tournaments_q
+
+
+@dataclass(frozen=True)
+class LeagueRef:
+    """The league of a tournament, as the tournament's output names it."""
+
+    slug: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class TournamentDetail:
+    """A tournament's settings and the roles the user holds in it (for the API)."""
+
+    id: int
+    league: LeagueRef
+    name: str
+    slug: str
+    status: str
+    starts_on: dt.date
+    ends_on: dt.date | None
+    venue: str
+    format: str
+    table_size: int
+    rounds_count: int
+    is_public: bool
+    points_per_place: list[float]
+    tiebreaks: list[str]
+    your_roles: list[str]
+
+
+@dataclass(frozen=True)
+class SeatFinderRow:
+    handle: str
+    display_name: str
+    table: int
+    position: int
+    game_id: int
+
+
+def tournament_list(*, user: Any = None, league: Any = None) -> QuerySet[Tournament]:
+    """Tournaments the user may see (:func:`visible_tournaments_q`), with their league."""
+    qs = Tournament.objects.select_related("league").filter(visible_tournaments_q(user=user))
+    if league is not None:
+        qs = qs.filter(league=league)
+    return qs
+
+
+def tournament_get(*, tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.select_related("league").get(pk=int(tournament_id))
+    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist) as exc:
+        raise NotFound() from exc
+
+
+def tournament_get_by_ref(*, ref: str) -> Tournament:
+    """The tournament named by ``ref``: an id, or ``LEAGUE-SLUG/TOURNAMENT-SLUG``."""
+    qs = Tournament.objects.select_related("league")
+    if ref.isdigit():
+        tournament = qs.filter(pk=int(ref)).first()
+    elif "/" in ref:
+        league, slug = ref.split("/", 1)
+        tournament = qs.filter(league__slug=league, slug=slug).first()
+    else:
+        tournament = None
+    if tournament is None:
+        raise NotFound(_("No tournament %(ref)r.") % {"ref": ref})
+    return tournament
+
+
+def tournament_points(tournament: Tournament) -> list[float]:
+    """The tournament's points per place at a full table (its own list or the default)."""
+    return list(tournament.points_per_place or default_points(tournament.table_size))
+
+
+def tournament_list_visible(
+    *, user: Any, league: Any = None, status: str | None = None
+) -> QuerySet[Tournament]:
+    """Tournaments the user may see (with their league), newest first."""
+    qs = tournament_list(user=user, league=league)
+    if status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-starts_on", "-id")
+
+
+def tournament_get_visible(*, tournament_id: Any, user: Any) -> Tournament:
+    """The tournament (with its league) if the user may see it, else NotFound (private
+    ones stay hidden). 1 query."""
+    try:
+        pk = int(tournament_id)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise NotFound() from exc
+    tournament = tournament_list(user=user).filter(pk=pk).first()
+    if tournament is None:
+        raise NotFound()
+    return tournament
+
+
+def tournament_user_roles(*, tournament: Tournament, user: Any) -> list[str]:
+    return sorted(user_tournament_roles(user=user, tournament=tournament))
+
+
+def tournament_detail(*, tournament_id: Any, user: Any) -> TournamentDetail:
+    """The visible tournament's settings, its points per place and the user's roles.
+    1 query (plus the role lookups of a signed-in user)."""
+    t = tournament_get_visible(tournament_id=tournament_id, user=user)
+    return TournamentDetail(
+        id=t.pk,
+        league=LeagueRef(slug=t.league.slug, kind=t.league.kind),
+        name=t.name,
+        slug=t.slug,
+        status=t.status,
+        starts_on=t.starts_on,
+        ends_on=t.ends_on,
+        venue=t.venue,
+        format=t.format,
+        table_size=t.table_size,
+        rounds_count=t.rounds_count,
+        is_public=t.is_public,
+        points_per_place=tournament_points(t),
+        tiebreaks=list(t.tiebreaks or []),
+        your_roles=tournament_user_roles(tournament=t, user=user),
+    )
+
+
+def home_tournaments(*, user: Any, limit: int = 12) -> dict[str, list[Tournament]]:
+    """Visible tournaments for the home page, grouped: running, upcoming, recent. 1 query."""
+    shown = [
+        TournamentStatus.RUNNING,
+        TournamentStatus.REGISTRATION,
+        TournamentStatus.FINISHED,
+    ]
+    groups: dict[str, list[Tournament]] = {"running": [], "upcoming": [], "recent": []}
+    qs = tournament_list_visible(user=user).filter(status__in=shown)[: limit * 3]
+    for t in qs:
+        key = {
+            TournamentStatus.RUNNING: "running",
+            TournamentStatus.REGISTRATION: "upcoming",
+        }.get(t.status, "recent")
+        if len(groups[key]) < limit:
+            groups[key].append(t)
+    return groups
+
+
+def registration_list(*, tournament: Tournament) -> QuerySet[Registration]:
+    return Registration.objects.filter(tournament=tournament).select_related("player")
+
+
+def round_list(*, tournament: Tournament) -> QuerySet[Round]:
+    return Round.objects.filter(tournament=tournament).order_by("number")
+
+
+def round_tables(*, round: Round) -> QuerySet[Table]:
+    """The round's tables with their game (without the cached state) and seats, 3 queries."""
+    return (
+        Table.objects.filter(round=round)
+        .select_related("game")
+        .defer("game__state", "game__summary")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+        .order_by("number")
+    )
+
+
+def tournament_rounds_detail(*, tournament: Tournament) -> list[Round]:
+    """Rounds (newest first) with tables, their games (no cached state) and seats. 3 queries."""
+    seats = Seat.objects.select_related("player").order_by("position")
+    tables = (
+        Table.objects.select_related("game")
+        .defer("game__state", "game__summary", "game__start_event")
+        .prefetch_related(Prefetch("seats", queryset=seats))
+        .order_by("number")
+    )
+    return list(
+        Round.objects.filter(tournament=tournament)
+        .prefetch_related(Prefetch("tables", queryset=tables))
+        .order_by("-number")
+    )
+
+
+def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
+    """Where do I sit: every seated player of a prefetched round, by name. No query."""
+    rows = [
+        SeatFinderRow(
+            handle=seat.player.handle,
+            display_name=seat.player.display_name,
+            table=table.number,
+            position=seat.position + 1,
+            game_id=table.game_id,
+        )
+        for table in round.tables.all()
+        for seat in table.seats.all()
+    ]
+    return sorted(rows, key=lambda r: (r.display_name.lower(), r.handle))
