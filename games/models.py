@@ -24,11 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-
-class GameKind(models.TextChoices):
-    TOCK = "tock", _("TOCK")
-    UNO = "uno", _("UNO")
-    CASINO = "casino", _("Casino")
+from games.kinds import game_kind_choices
 
 
 class GameStatus(models.TextChoices):
@@ -55,7 +51,7 @@ class Game(models.Model):
     game is created and the start event must name exactly these players in this order.
     """
 
-    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
+    kind = models.CharField(_("game kind"), max_length=16, choices=game_kind_choices)
     status = models.CharField(
         _("status"), max_length=16, choices=GameStatus.choices, default=GameStatus.PENDING
     )

@@ -42,7 +42,8 @@ from games.errors import (
     ResultMismatch,
     StaleSequence,
 )
-from games.models import Game, GameEvent, GameKind, GameStatus, ResultSource
+from games.kinds import is_game_kind
+from games.models import Game, GameEvent, GameStatus, ResultSource
 from games.selectors import game_engine
 
 #: Largest accepted event (serialized), and log (bytes).
@@ -166,7 +167,7 @@ def game_create(
     ``start_event`` the game starts at once (event 1 is stored). Without either the
     players are taken from the first start event recorded.
     """
-    if kind not in GameKind.values:
+    if not is_game_kind(kind):
         raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind})
     names = list(players or [])
     if len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):
@@ -395,21 +396,21 @@ def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> Reco
     return RecordOutcome(game=game, events_added=0, result_changed=changed)
 
 
-def game_refresh_cache(*, game: Game | int) -> Game:
+def game_refresh_cache(*, game: Game | int) -> RecordOutcome:
     """Rebuild the derived-state cache by replaying the whole log (idempotent).
 
-    Used by the cache self-check and after engine upgrades. The derived result follows
-    the replay (a changed result bumps ``result_version``).
+    Used after engine upgrades and when a cache is suspect. The derived result follows
+    the replay (a changed result bumps ``result_version`` and ``result_changed`` says so).
     """
     with transaction.atomic():
         game = _locked(game)
         if game.last_sequence == 0:
-            return game
+            return RecordOutcome(game=game, events_added=0, result_changed=False)
         game.state = None
         eng = game_engine(game=game)
-        _apply_derived(game, eng)
+        changed = _apply_derived(game, eng)
         game.save()
-    return game
+    return RecordOutcome(game=game, events_added=0, result_changed=changed)
 
 
 def game_create_batch(*, kind: str, seatings: list[list[str]], user: Any) -> list[Game]:
@@ -417,7 +418,7 @@ def game_create_batch(*, kind: str, seatings: list[list[str]], user: Any) -> lis
 
     Used when a round is seated. Each seating needs distinct non-empty handles.
     """
-    if kind not in GameKind.values:
+    if not is_game_kind(kind):
         raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind})
     for names in seatings:
         if len(set(names)) != len(names) or not all(isinstance(p, str) and p for p in names):

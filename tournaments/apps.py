@@ -3,7 +3,8 @@ from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
-    """Players, leagues, tournaments, rounds, tables, standings, ratings and rulings."""
+    """Players, leagues, tournaments, rounds, tables, standings and rulings."""
 
     name = "tournaments"
     verbose_name = _("Tournaments")
+

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game, GameKind
+from games.models import Game, game_kind_choices
 
 #: Tiebreak keys understood by the standings selector, in the default order.
 TIEBREAK_BUCHHOLZ = "buchholz"
@@ -64,7 +64,7 @@ class League(models.Model):
 
     name = models.CharField(_("name"), max_length=120)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
-    kind = models.CharField(_("game kind"), max_length=16, choices=GameKind.choices)
+    kind = models.CharField(_("game kind"), max_length=16, choices=game_kind_choices)
     description = models.TextField(_("description"), blank=True, default="")
     organizers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,

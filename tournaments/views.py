@@ -18,6 +18,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
+from games.kinds import rules_kinds
+from games.presenters import game_view
 from games.selectors import game_derived_state
 from ratings.selectors import league_top_ratings, player_rating_histories
 from tournaments import markdown_lite
@@ -41,7 +43,6 @@ from tournaments.selectors import (
 )
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
-RULE_KINDS = ("tock", "uno", "casino")
 
 
 def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -177,29 +178,6 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
-def _summary_rows(state: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per-player lines of a TOCK summary (pile size and top card, stock, place)."""
-    summary = state.get("summary") or {}
-    piles = summary.get("piles") or {}
-    stocks = summary.get("stocks") or {}
-    placements = state.get("placements") or {}
-    rows = []
-    for position, handle in enumerate(state.get("players") or [], start=1):
-        pile = piles.get(handle) or []
-        rows.append(
-            {
-                "position": position,
-                "handle": handle,
-                "pile_count": len(pile),
-                "pile_top": pile[-1] if pile else None,
-                "stock_count": len(stocks.get(handle) or []),
-                "place": placements.get(handle),
-                "to_move": summary.get("turn") == handle,
-            }
-        )
-    return rows
-
-
 @_hidden_as_404
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game, table = game_get_visible(game_id=pk, user=request.user)
@@ -212,8 +190,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "table": table,
             "state": state,
-            "summary": state.get("summary") or {},
-            "rows": _summary_rows(state),
+            "view": game_view(state=state),
             "events": events,
         },
     )
@@ -221,8 +198,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @_hidden_as_404
 def rules(request: HttpRequest, kind: str = "tock") -> HttpResponse:
-    if kind not in RULE_KINDS:
+    """The rules of a game kind the engine plays (``docs/rules/<kind>.md``)."""
+    kinds = rules_kinds()
+    if kind not in kinds:
         raise Http404()
     path = RULES_DIR / f"{kind}.md"
     body = markdown_lite.render(path.read_text(encoding="utf-8")) if path.is_file() else None
-    return render(request, "tournaments/rules.html", {"kind": kind, "body": body})
+    return render(request, "tournaments/rules.html", {"kind": kind, "body": body, "kinds": kinds})

@@ -280,7 +280,7 @@ def test_refresh_cache_is_idempotent(simulated_log):
     game = services.game_attach_log(game=GameFactory(), log=simulated_log(), user=None).game
     before = (game.placements, game.result_version)
     for _ in range(2):
-        game = services.game_refresh_cache(game=game)
+        game = services.game_refresh_cache(game=game).game
     assert (game.placements, game.result_version) == before
     _assert_cache_equals_replay(game)
 

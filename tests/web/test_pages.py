@@ -113,6 +113,7 @@ def test_pages_show_what_matters(client, demo):
     live = Game.objects.filter(table__round__tournament=running, status="in_progress").first()
     game = client.get(reverse("tournaments:game-detail", args=[live.pk])).content.decode()
     assert "to move" in game and "Center" in game and '<ol class="events">' in game
+    assert '<th class="num">Pile</th>' in game and '<th class="num">Stock</th>' in game
 
 
 def test_private_pages_are_404_for_the_public_and_200_for_staff(client, db):
@@ -158,8 +159,34 @@ def test_rules_page_renders_markdown_or_says_it_is_missing(client, tmp_path, mon
     assert '<h3 id="setup">Setup</h3>' in html
     assert "<li>one <strong>bold</strong></li>" in html
     assert "<code>code</code>" in html
-    html = client.get(reverse("tournaments:rules-kind", args=["uno"])).content.decode()
+    (tmp_path / "tock.md").unlink()
+    html = client.get(reverse("tournaments:rules-kind", args=["tock"])).content.decode()
     assert "not written yet" in html
+    # Rules pages exist for the kinds the engine plays, and for nothing else.
+    assert client.get(reverse("tournaments:rules-kind", args=["uno"])).status_code == 404
+
+
+def test_the_game_page_shows_what_the_kind_presenter_gives():
+    from games.presenters import game_view
+
+    state = {
+        "kind": "tock",
+        "players": ["ann", "bob"],
+        "placements": None,
+        "summary": {"turn": "bob", "piles": {"ann": [3, 9]}, "stocks": {"bob": [1, 2, 4]}},
+    }
+    view = game_view(state=state)
+    assert [str(c) for c in view.columns] == ["Pile", "Top", "Stock"]
+    assert [(r.handle, r.to_move, r.cells) for r in view.rows] == [
+        ("ann", False, [2, 9, 0]),
+        ("bob", True, [0, None, 3]),
+    ]
+    assert view.detail_template == "games/kinds/tock.html"
+    # A kind without a presenter, or a game without a log, gets the generic page.
+    for other in ({**state, "kind": "casino"}, {**state, "summary": None}):
+        view = game_view(state=other)
+        assert view.columns == [] and view.detail_template is None
+        assert [r.cells for r in view.rows] == [[], []]
 
 
 def test_markdown_lite_escapes_html():

@@ -19,6 +19,7 @@ from tournaments.services.recording import (
     game_record_event,
     game_record_log,
     game_record_placements,
+    game_refresh,
 )
 from tournaments.services.rounds import round_create_next, round_refresh_status, split_sizes
 
@@ -27,6 +28,7 @@ __all__ = [
     "game_record_event",
     "game_record_log",
     "game_record_placements",
+    "game_refresh",
     "league_create",
     "player_create",
     "registration_check_in",

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games.models import GameKind
+from games.kinds import game_kinds
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -80,7 +80,7 @@ def league_create(
     """Create a league. Superusers only (SYSTEM included)."""
     if not user_is_superuser(user=user):
         raise NotAllowed()
-    if kind not in GameKind.values:
+    if kind not in game_kinds():
         raise InvalidConfiguration(_("Unknown game kind %(kind)r.") % {"kind": kind})
     if not k_factor or k_factor <= 0:
         raise InvalidConfiguration(_("The K factor must be positive."))

@@ -1,92 +1,115 @@
-"""Recording results: the entry points the API and commands call.
+"""Recording results: the entry points the API and commands call, and the one choke
+point every change to a game or a result goes through.
 
 Three ways, one rule (see :mod:`games.services`):
 
-1. :func:`game_record_event` – append one event (live scorekeeping);
-2. :func:`game_record_log` – attach a whole JSON Lines log, all or nothing;
-3. :func:`game_record_placements` – placements only (unverified).
+1. :func:`game_record_event` -- append one event (live scorekeeping);
+2. :func:`game_record_log` -- attach a whole JSON Lines log, all or nothing;
+3. :func:`game_record_placements` -- placements only (unverified);
 
-Each wrapper checks the user's role (:func:`tournaments.permissions.user_can_record_game`;
-ending a game by adjudication or recording a ruling needs a referee or organizer),
-calls the games service inside one transaction and, when the result changed,
-finishes the round if every table has a result and enqueues the rating update on
-commit. Standings are computed from the stored results on read, so they follow at once.
+plus :func:`friendly_game_create` (a game without a table, by any of the three) and
+:func:`game_refresh` (rebuild a game's cache from its log, e.g. after an engine upgrade).
+
+Each entry point checks the user's role (:func:`tournaments.permissions.user_can_record_game`;
+events the game's kind calls a referee's matter, such as TOCK rulings and adjudicated
+ends, need a referee or organizer) and then writes through :func:`_write`, the choke
+point. In the transaction of the write, ``_write``
+
+* finishes the table's round (and the tournament after its last round) when every
+  table has a result, through :mod:`tournaments.services.progression`;
+* records an outbox message to rate the game when its result changed (delivered by a
+  Celery task after commit; a lost publish is retried by the outbox sweep);
+* after commit, tells the live pages of the game (and of its tournament when the
+  result changed) that there is something new to fetch.
+
+Standings are computed from the stored results on read, so they follow at once.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+import games.engine as engine
 from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
 from games.models import Game
 from games.selectors import game_get
 from games.services import RecordOutcome
+from outbox.live import game_group, live_send_on_commit, tournament_group
+from outbox.services import outbox_record
+from ratings.services import RATE_GAME
 from tournaments.errors import NotAllowed
 from tournaments.models import Player, Table
 from tournaments.permissions import (
+    SYSTEM,
     ensure_can_record_game,
     ensure_signed_in,
     user_can_referee_game,
 )
 from tournaments.services.rounds import round_refresh_status
 
-logger = logging.getLogger(__name__)
-
 
 def _resolve(game: Game | int | str) -> Game:
     return game if isinstance(game, Game) else game_get(game_id=game)
 
 
-def _needs_referee(event: Any) -> bool:
-    """Adjudicated ends and rulings are the referee's."""
-    if not isinstance(event, Mapping):
-        return False
-    return "ruling" in event or (event.get("type") == "end" and event.get("reason") != "time")
-
-
-def _enqueue_rating_update(game_id: int) -> None:
-    from ratings.tasks import ratings_update_for_game
-
+def _needs_referee(*, kind: str, events: Iterable[Any]) -> bool:
+    """Whether any of ``events`` is a referee's matter; the game's kind decides."""
     try:
-        ratings_update_for_game.delay(game_id)
-    except Exception:  # the broker being down must not fail a stored result
-        logger.exception("could not enqueue the rating update of game %s", game_id)
+        needs = engine.game_class(kind).event_needs_referee
+    except engine.EngineError:  # a kind the engine cannot play: its events are refused
+        return False
+    return any(needs(event) for event in events if isinstance(event, Mapping))
 
 
-def _after_result_change(game: Game) -> None:
-    round_id = Table.objects.filter(game_id=game.pk).values_list("round_id", flat=True).first()
-    if round_id is not None:
-        round_refresh_status(round_id=round_id)
-    transaction.on_commit(lambda: _enqueue_rating_update(game.pk))
+def _follow(outcome: RecordOutcome) -> None:
+    """What must follow a change to a game, recorded in the transaction of the change."""
+    game = outcome.game
+    groups = [game_group(game.pk)]
+    if outcome.result_changed:
+        table = Table.objects.filter(game_id=game.pk).values("round_id", "round__tournament_id")
+        table = table.first()
+        if table is not None:
+            round_refresh_status(round_id=table["round_id"])
+            groups.append(tournament_group(table["round__tournament_id"]))
+        outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
+    if outcome.events_added or outcome.result_changed:
+        live_send_on_commit(
+            groups=groups,
+            message={
+                "type": "game.changed",
+                "game": game.pk,
+                "sequence": game.last_sequence,
+                "status": game.status,
+                "result_version": game.result_version,
+            },
+        )
 
 
-def _record(
+def _write(
     *,
     game: Game,
     user: Any,
     events: Iterable[Any],
     write: Callable[[Game], RecordOutcome],
 ) -> RecordOutcome:
-    """``write`` in one transaction, for a user whose recording role is already checked.
+    """The choke point: ``write`` and what must follow it, in one transaction, for a
+    user whose recording role is already checked.
 
-    Rulings and adjudicated ends among ``events`` need a referee or an organizer, however
-    they arrive (one event or a whole log). When the result changed, the round's status
-    follows at once and the rating update is enqueued after commit.
+    Events the game's kind calls a referee's matter need a referee or an organizer,
+    however they arrive (one event or a whole log).
     """
-    if any(_needs_referee(event) for event in events) and not user_can_referee_game(
+    if _needs_referee(kind=game.kind, events=events) and not user_can_referee_game(
         user=user, game=game
     ):
         raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
     with transaction.atomic():
         outcome = write(game)
-        if outcome.result_changed:
-            _after_result_change(outcome.game)
+        _follow(outcome)
     return outcome
 
 
@@ -101,7 +124,7 @@ def game_record_event(
     *, game: Game | int | str, event: Any, expected_sequence: Any, user: Any
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules)."""
-    return _record(
+    return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[event],
@@ -117,7 +140,7 @@ def game_record_log(
     """Attach a whole log (see :func:`games.services.game_attach_log`)."""
     game = _recordable(game=game, user=user)  # before parsing: strangers learn nothing
     events = game_services.game_log_parse(log=log)
-    return _record(
+    return _write(
         game=game,
         user=user,
         events=events,
@@ -127,13 +150,11 @@ def game_record_log(
 
 def game_record_placements(*, game: Game | int | str, placements: Any, user: Any) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`)."""
-    return _record(
+    return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[],
-        write=lambda g: game_services.game_set_placements(
-            game=g, placements=placements, user=user
-        ),
+        write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
     )
 
 
@@ -189,13 +210,39 @@ def friendly_game_create(
         _check_known(handles, create_missing=create_players)
         game = game_services.game_create(kind=kind, user=user)
         if log is not None:
-            outcome = game_services.game_attach_log(game=game, log=events, user=user)
-        elif start_event is not None:
-            outcome = game_services.game_append_event(
-                game=game, event=start_event, expected_sequence=1, user=user
+            return _write(
+                game=game,
+                user=user,
+                events=events,
+                write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
             )
-        else:
-            outcome = game_services.game_set_placements(game=game, placements=placements, user=user)
-        if outcome.result_changed:
-            _after_result_change(outcome.game)
-    return outcome
+        if start_event is not None:
+            return _write(
+                game=game,
+                user=user,
+                events=[start_event],
+                write=lambda g: game_services.game_append_event(
+                    game=g, event=start_event, expected_sequence=1, user=user
+                ),
+            )
+        return _write(
+            game=game,
+            user=user,
+            events=[],
+            write=lambda g: game_services.game_set_placements(
+                game=g, placements=placements, user=user
+            ),
+        )
+
+
+def game_refresh(*, game: Game | int | str) -> RecordOutcome:
+    """Rebuild a game's cached state from its log (maintenance: after an engine
+    upgrade, or when a cache is suspect). Idempotent; a result that the replay changes
+    follows like any other change (round, ratings, live pages)."""
+    game = _resolve(game)
+    return _write(
+        game=game,
+        user=SYSTEM,
+        events=[],
+        write=lambda g: game_services.game_refresh_cache(game=g),
+    )

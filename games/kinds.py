@@ -1,0 +1,34 @@
+"""The game kinds, as the Django side sees them: whatever the engine's registry holds.
+
+A kind exists for the site exactly when the engine can start it, so a league, a game
+or a rating can never be of a kind whose start events are refused. Model fields use
+:func:`game_kind_choices` (a callable, so that a new kind needs no migration).
+"""
+
+from __future__ import annotations
+
+import games.engine as engine
+
+
+def game_kind_choices() -> list[tuple[str, str]]:
+    """``(kind, title)`` for every kind the engine plays, e.g. ``("tock", "TOCK")``."""
+    return engine.kind_choices()
+
+
+def game_kinds() -> tuple[str, ...]:
+    return engine.game_kinds()
+
+
+def is_game_kind(kind: object) -> bool:
+    return isinstance(kind, str) and kind in engine.game_kinds()
+
+
+def rules_kinds() -> dict[str, str]:
+    """Kinds with a rules page (every kind the engine plays): kind -> title."""
+    return dict(game_kind_choices())
+
+
+def player_count_range(kind: str) -> tuple[int, int]:
+    """Fewest and most players at one table of ``kind`` (the engine's rule)."""
+    cls = engine.game_class(kind)
+    return cls.min_players, cls.max_players
