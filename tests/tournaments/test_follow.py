@@ -135,3 +135,17 @@ def test_refreshing_a_cache_that_changes_the_result_follows_like_any_change(
     assert OutboxMessage.objects.filter(topic=RATE_GAME, done_at__isnull=False).count() == 2
     with django_capture_on_commit_callbacks(execute=True):
         assert not services.game_refresh(game=game.pk).result_changed
+
+
+def test_the_refresh_task_rebuilds_a_cache_and_ignores_unknown_games(table, staff, simulated_log):
+    from tournaments.tasks import game_refresh
+
+    log = simulated_log(seed=12)
+    game = services.game_record_log(
+        game=table.game, log=log[:20], user=staff[Role.SCOREKEEPER]
+    ).game
+    Game.objects.filter(pk=game.pk).update(state=None, state_sequence=0)
+    assert game_refresh.delay(game.pk).get() == 20
+    game.refresh_from_db()
+    assert game.cache_is_fresh
+    assert game_refresh.delay(987654).get() is None
