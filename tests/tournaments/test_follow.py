@@ -31,6 +31,13 @@ def table(tournament, players):
     return seat_table(RoundFactory(tournament=tournament, number=1), players)
 
 
+@pytest.fixture
+def memory_layer(settings):
+    """The in-memory channel layer (its queues work across the event loops that
+    ``async_to_sync`` makes; the Redis layer is tested in tests/outbox/test_live.py)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
 def _listen(*groups: str):
     """A channel subscribed to ``groups``; returns a function draining its messages."""
     layer = get_channel_layer()
@@ -76,7 +83,7 @@ def test_a_lost_rating_update_is_finished_by_the_sweep(
 
 
 def test_live_pages_hear_of_every_stored_event_and_nothing_else(
-    table, staff, simulated_log, django_capture_on_commit_callbacks
+    table, staff, simulated_log, django_capture_on_commit_callbacks, memory_layer
 ):
     drain_game = _listen(game_group(table.game_id))
     drain_tournament = _listen(tournament_group(table.round.tournament_id))

@@ -1,0 +1,43 @@
+"""Live notifications reach the channel layer, and never hurt the writer when it is gone."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+
+from outbox.live import SEND_TIMEOUT, game_group, live_send
+
+
+async def _send_and_receive(message: dict) -> dict:
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(game_group(7), channel)
+    await sync_to_async(live_send)(groups=[game_group(7)], message=message)
+    return await layer.receive(channel)
+
+
+@pytest.mark.services
+async def test_a_notification_travels_through_the_redis_channel_layer(redis_channel_layer):
+    message = {"type": "game.changed", "game": 7, "sequence": 3}
+    assert await _send_and_receive(message) == message
+
+
+async def test_a_notification_travels_through_the_default_channel_layer():
+    message = {"type": "game.changed", "game": 7, "sequence": 4}
+    assert await _send_and_receive(message) == message
+
+
+def test_an_unreachable_channel_layer_is_logged_not_raised(settings, caplog):
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},  # nothing listens there
+        }
+    }
+    started = time.monotonic()
+    live_send(groups=[game_group(7)], message={"type": "game.changed", "game": 7})
+    assert time.monotonic() - started < SEND_TIMEOUT + 1
+    assert "not sent" in caplog.text
