@@ -321,42 +321,47 @@ def game_attach_log(
     return RecordOutcome(game=game, events_added=len(new), result_changed=changed)
 
 
-def validate_placements(players: list[str], placements: Any) -> dict[str, int]:
-    """Check a placements mapping against the players; return it in seat order.
+def validate_placements(*, kind: str, players: list[str], placements: Any) -> dict[str, int]:
+    """The placements in seat order, checked by the game kind's own rule
+    (:meth:`games.engine.Game.check_placements`: every seated player gets exactly one
+    place; places are competition ranks, ties share and the next place is skipped:
+    1, 2, 2, 4). The engine's codes become translated errors here."""
+    try:
+        return engine.game_class(kind).check_placements(players, placements)
+    except engine.InvalidPlacements as exc:
+        raise _placements_error(exc) from exc
+    except engine.EngineError as exc:  # a kind the engine cannot play
+        raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind}) from exc
 
-    Every player gets exactly one place; places are competition ranks (ties share a
-    place and the next place is skipped: 1, 2, 2, 4).
-    """
-    if not isinstance(placements, Mapping):
-        raise MalformedInput(_("Placements must be an object mapping player to place."))
-    if set(placements) != set(players):
-        missing = sorted(set(players) - set(placements))
-        unknown = sorted(set(placements) - set(players))
-        raise ResultMismatch(
+
+def _placements_error(exc: engine.InvalidPlacements) -> MalformedInput | ResultMismatch:
+    params = exc.params
+    if exc.code == "not_a_mapping":
+        return MalformedInput(_("Placements must be an object mapping player to place."))
+    if exc.code == "players_mismatch":
+        return ResultMismatch(
             _(
                 "Placements do not match the seated players (missing: %(missing)s; not seated: "
                 "%(unknown)s)."
             )
-            % {"missing": ", ".join(missing) or "-", "unknown": ", ".join(unknown) or "-"}
+            % {
+                "missing": ", ".join(params["missing"]) or "-",
+                "unknown": ", ".join(params["unknown"]) or "-",
+            }
         )
-    places = {}
-    for p in players:
-        v = placements[p]
-        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= len(players):
-            raise ResultMismatch(
-                _("The place of %(player)s must be an integer from 1 to %(n)d.")
-                % {"player": p, "n": len(players)}
-            )
-        places[p] = v
-    values = list(places.values())
-    if any(v != 1 + sum(1 for w in values if w < v) for v in values):
-        raise ResultMismatch(
+    if exc.code == "bad_place":
+        return ResultMismatch(
+            _("The place of %(player)s must be an integer from 1 to %(n)d.")
+            % {"player": params["player"], "n": params["n"]}
+        )
+    if exc.code == "not_competition_ranks":
+        return ResultMismatch(
             _(
                 "Places must be competition ranks: ties share a place, then places are skipped "
                 "(e.g. 1, 2, 2, 4)."
             )
         )
-    return places
+    return ResultMismatch(str(exc))  # a kind's own rule: the engine's English reason
 
 
 def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> RecordOutcome:
@@ -381,7 +386,7 @@ def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> Reco
             if not isinstance(placements, Mapping) or len(placements) < 2:
                 raise ResultMismatch(_("A result needs at least two players."))
             players = [str(p) for p in placements]
-        places = validate_placements(players, placements)
+        places = validate_placements(kind=game.kind, players=players, placements=placements)
         changed = places != game.placements or game.result_source != ResultSource.PLACEMENTS
         if changed:
             game.players = players
