@@ -32,3 +32,12 @@ def player_count_range(kind: str) -> tuple[int, int]:
     """Fewest and most players at one table of ``kind`` (the engine's rule)."""
     cls = engine.game_class(kind)
     return cls.min_players, cls.max_players
+
+
+def reserved_names() -> frozenset[str]:
+    """Names no player may have, because some kind's logs use them (TOCK: ``center``).
+    A handle plays every kind, so a name reserved by any kind is refused."""
+    names: set[str] = set()
+    for kind in engine.game_kinds():
+        names |= engine.game_class(kind).reserved_names
+    return frozenset(names)

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games.kinds import game_kinds
+from games.kinds import game_kinds, reserved_names
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -49,7 +49,7 @@ def player_create(
     """
     ensure_signed_in(user=user)
     clean = slugify(handle or "")
-    if not clean or clean != handle or clean == "center":
+    if not clean or clean != handle or clean in reserved_names():
         raise InvalidConfiguration(
             _("Invalid handle %(handle)r: use lowercase letters, digits, '-' or '_'.")
             % {"handle": handle}
