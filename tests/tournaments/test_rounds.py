@@ -12,6 +12,7 @@ from tournaments import selectors, services
 from tournaments.errors import InvalidConfiguration, InvalidState
 from tournaments.models import Registration, Role, Seat
 from tournaments.permissions import SYSTEM
+from tournaments.seating import split_sizes
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
     ],
 )
 def test_split_sizes(n, size, sizes):
-    assert services.split_sizes(n, size) == sizes
+    assert split_sizes(n, size) == sizes
 
 
 def _finish_round(rnd):

@@ -8,12 +8,15 @@ from tournaments.services.core import (
     registration_check_in,
     registration_create,
     registration_drop,
+    table_size_limits,
     tournament_create,
     tournament_role_add,
     tournament_role_remove,
     tournament_update,
     validate_scoring,
+    validate_table_size,
 )
+from tournaments.services.progression import round_create_next, round_refresh_status
 from tournaments.services.recording import (
     friendly_game_create,
     game_record_event,
@@ -21,7 +24,6 @@ from tournaments.services.recording import (
     game_record_placements,
     game_refresh,
 )
-from tournaments.services.rounds import round_create_next, round_refresh_status, split_sizes
 
 __all__ = [
     "friendly_game_create",
@@ -36,10 +38,11 @@ __all__ = [
     "registration_drop",
     "round_create_next",
     "round_refresh_status",
-    "split_sizes",
+    "table_size_limits",
     "tournament_create",
     "tournament_role_add",
     "tournament_role_remove",
     "tournament_update",
     "validate_scoring",
+    "validate_table_size",
 ]

@@ -14,7 +14,8 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games.kinds import game_kinds, reserved_names
+import games.engine as engine
+from games.kinds import reserved_names
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -36,8 +37,31 @@ from tournaments.permissions import (
     user_is_superuser,
 )
 
-MIN_TABLE_SIZE = 2
-MAX_TABLE_SIZE = 6  # TOCK seats 2 to 6
+
+def table_size_limits(*, kind: str) -> tuple[int, int]:
+    """Fewest and most players at one table of ``kind``: the game class's
+    ``min_players``/``max_players`` (TOCK: 2 to 6). Every table-size check asks here."""
+    try:
+        cls = engine.game_class(kind)
+    except engine.EngineError as exc:
+        raise InvalidConfiguration(_("Unknown game kind %(kind)r.") % {"kind": kind}) from exc
+    return cls.min_players, cls.max_players
+
+
+def validate_table_size(*, kind: str, table_size: Any) -> int:
+    """``table_size`` if a table of ``kind`` may seat that many players, else
+    :class:`InvalidConfiguration` (400) saying the kind's range."""
+    lo, hi = table_size_limits(kind=kind)
+    if (
+        not isinstance(table_size, int)
+        or isinstance(table_size, bool)
+        or not lo <= table_size <= hi
+    ):
+        raise InvalidConfiguration(
+            _("The table size must be from %(min)d to %(max)d for %(game)s.")
+            % {"min": lo, "max": hi, "game": engine.game_class(kind).title}
+        )
+    return table_size
 
 
 def player_create(
@@ -80,7 +104,7 @@ def league_create(
     """Create a league. Superusers only (SYSTEM included)."""
     if not user_is_superuser(user=user):
         raise NotAllowed()
-    if kind not in game_kinds():
+    if kind not in engine.game_kinds():  # a kind the engine can start, not any stored value
         raise InvalidConfiguration(_("Unknown game kind %(kind)r.") % {"kind": kind})
     if not k_factor or k_factor <= 0:
         raise InvalidConfiguration(_("The K factor must be positive."))
@@ -102,14 +126,15 @@ def league_create(
 
 
 def validate_scoring(
-    *, table_size: int, points_per_place: Sequence[Any] | None, tiebreaks: Sequence[Any] | None
+    *,
+    kind: str,
+    table_size: int,
+    points_per_place: Sequence[Any] | None,
+    tiebreaks: Sequence[Any] | None,
 ) -> tuple[list[float], list[str]]:
-    """Check points and tiebreaks; return the stored forms (empty points = default)."""
-    if not isinstance(table_size, int) or not MIN_TABLE_SIZE <= table_size <= MAX_TABLE_SIZE:
-        raise InvalidConfiguration(
-            _("The table size must be from %(min)d to %(max)d.")
-            % {"min": MIN_TABLE_SIZE, "max": MAX_TABLE_SIZE}
-        )
+    """Check the table size (for the game ``kind``), points and tiebreaks; return the
+    stored forms of points and tiebreaks (empty points = default)."""
+    validate_table_size(kind=kind, table_size=table_size)
     points = list(points_per_place or [])
     if points:
         if len(points) != table_size or not all(
@@ -151,7 +176,10 @@ def tournament_create(
     """Create a tournament in a league (league organizers). The creator becomes organizer."""
     ensure_can_manage_league(user=user, league=league)
     points, order = validate_scoring(
-        table_size=table_size, points_per_place=points_per_place, tiebreaks=tiebreaks
+        kind=league.kind,
+        table_size=table_size,
+        points_per_place=points_per_place,
+        tiebreaks=tiebreaks,
     )
     if format not in TournamentFormat.values:
         raise InvalidConfiguration(_("Unknown format %(format)r.") % {"format": format})
@@ -214,6 +242,7 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
         raise InvalidState(_("The table size cannot change once a round has been seated."))
     table_size = fields.get("table_size", tournament.table_size)
     points, order = validate_scoring(
+        kind=tournament.league.kind,
         table_size=table_size,
         points_per_place=fields.get("points_per_place", tournament.points_per_place),
         tiebreaks=fields.get("tiebreaks", tournament.tiebreaks),
