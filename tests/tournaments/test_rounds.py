@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 
 import pytest
+from django.db import connection
 
+import games.engine as engine
 from tests.tournaments.factories import PlayerFactory, RegistrationFactory
 from tests.tournaments.helpers import set_result
 from tournaments import selectors, services
 from tournaments.errors import InvalidConfiguration, InvalidState
-from tournaments.models import Registration, Role, Seat
+from tournaments.models import League, Registration, Role, Round, Seat
 from tournaments.permissions import SYSTEM
 from tournaments.seating import split_sizes
 
@@ -119,3 +122,192 @@ def test_registration_and_players(tournament, staff):
     assert reg.checked_in and reg.dropped
     with pytest.raises(InvalidState):
         services.registration_check_in(registration=reg, user=organizer)
+
+
+# -- table sizes come from the league's game class -----------------------------------------
+
+
+def _new(league, **extra):
+    kwargs = {"league": league, "name": "X", "starts_on": dt.date(2026, 7, 1), "user": SYSTEM}
+    return services.tournament_create(**{**kwargs, **extra})
+
+
+def test_table_size_limits_are_the_game_classs(tournament, monkeypatch):
+    tock = engine.game_class("tock")
+    assert services.table_size_limits(kind="tock") == (tock.min_players, tock.max_players)
+    league = tournament.league
+    with pytest.raises(InvalidConfiguration) as exc:
+        _new(league, table_size=tock.max_players + 1)
+    assert exc.value.http_status == 400 and exc.value.code == "invalid_configuration"
+    assert str(exc.value.message) == "The table size must be from 2 to 6 for TOCK."
+    assert _new(league, slug="six", table_size=tock.max_players).table_size == 6
+    # the limit moves with the game class, no constant of our own
+    monkeypatch.setattr(tock, "max_players", 4)
+    with pytest.raises(InvalidConfiguration) as exc:
+        _new(league, slug="five", table_size=5)
+    assert "from 2 to 4 for TOCK" in str(exc.value.message)
+    t = _new(league, slug="four", table_size=4)
+    with pytest.raises(InvalidConfiguration):
+        services.tournament_update(tournament=t, table_size=5, user=SYSTEM)
+    monkeypatch.setattr(tock, "min_players", 3)
+    with pytest.raises(InvalidConfiguration):
+        _new(league, slug="two", table_size=2)
+    with pytest.raises(InvalidConfiguration):
+        services.validate_table_size(kind="tock", table_size=True)
+
+
+def _register(tournament, n):
+    players = [PlayerFactory() for _ in range(n)]
+    for p in players:
+        RegistrationFactory(tournament=tournament, player=p)
+    return players
+
+
+def test_seating_keeps_to_the_game_classs_limits(tournament, staff, monkeypatch):
+    organizer = staff[Role.ORGANIZER]
+    tock = engine.game_class("tock")
+    tournament.table_size = 2
+    tournament.save()
+    _register(tournament, 3)  # one table of three is the only way to seat them
+    monkeypatch.setattr(tock, "max_players", 2)
+    with pytest.raises(InvalidState) as exc:
+        services.round_create_next(tournament=tournament, user=organizer)
+    assert exc.value.http_status == 409
+    assert "cannot be seated at tables of 2 (2 to 2)" in str(exc.value.message)
+    assert not Round.objects.exists()
+    monkeypatch.setattr(tock, "max_players", 6)
+    rnd = services.round_create_next(tournament=tournament, user=organizer)
+    assert [len(t.game.players) for t in rnd.tables.all()] == [3]
+
+
+def test_seating_needs_the_game_classs_minimum(tournament, staff, monkeypatch):
+    monkeypatch.setattr(engine.game_class("tock"), "min_players", 3)
+    _register(tournament, 2)
+    with pytest.raises(InvalidState) as exc:
+        services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+    assert "At least 3 checked-in players" in str(exc.value.message)
+    assert not Round.objects.exists()
+
+
+def test_a_league_needs_a_kind_the_engine_can_start():
+    assert "uno" not in engine.game_kinds()
+    with pytest.raises(InvalidConfiguration) as exc:
+        services.league_create(name="Uno Nights", kind="uno", user=SYSTEM)
+    assert exc.value.http_status == 400 and "uno" in str(exc.value.message)
+    assert not League.objects.exists()
+    for kind in engine.game_kinds():
+        assert services.league_create(name=f"{kind} league", kind=kind, user=SYSTEM).kind == kind
+
+
+# -- progression: idempotent, safe for tasks -------------------------------------------------
+
+
+def test_progression_is_idempotent(tournament, staff):
+    organizer = staff[Role.ORGANIZER]
+    tournament.rounds_count = 1
+    tournament.save()
+    _register(tournament, 8)
+    r1 = services.round_create_next(tournament=tournament, user=organizer, number=1)
+    again = services.round_create_next(tournament=tournament, user=organizer, number=1)
+    assert again == r1 and Round.objects.count() == 1
+    with pytest.raises(InvalidState):
+        services.round_create_next(tournament=tournament, user=organizer, number=2)
+    for table in r1.tables.select_related("game"):
+        set_result(table.game, {h: i for i, h in enumerate(table.game.players, start=1)})
+    for _ in range(2):
+        rnd = services.round_refresh_status(round_id=r1.pk)
+        assert rnd.status == "finished"
+        tournament.refresh_from_db()
+        assert tournament.status == "finished"
+    # a retry after the round was seated and finished still answers the same round
+    assert services.round_create_next(tournament=tournament, user=organizer, number=1) == r1
+
+
+def test_refresh_leaves_a_round_with_pending_tables_running(tournament, staff):
+    _register(tournament, 8)
+    rnd = services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+    first = rnd.tables.select_related("game").first()
+    set_result(first.game, {h: i for i, h in enumerate(first.game.players, start=1)})
+    assert services.round_refresh_status(round_id=rnd.pk).status == "running"
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+
+
+def _together(calls):
+    """Run ``calls`` in threads released at once; their results or exceptions."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i):
+        try:
+            barrier.wait(timeout=10)
+            results[i] = calls[i]()
+        except Exception as exc:
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_last_results_finish_the_round(requires_postgres, tournament, monkeypatch):
+    """The last results of a round, recorded at the same moment on different tables: the
+    round finishes (each write locks the tournament before looking for pending tables;
+    without the lock each would see the others' results uncommitted and none would)."""
+    from tournaments.services import recording
+
+    tournament.rounds_count = 2
+    tournament.save()
+    _register(tournament, 16)
+    for number in (1, 2):
+        rnd = services.round_create_next(tournament=tournament, user=SYSTEM)
+        games = [t.game for t in rnd.tables.select_related("game")]
+        assert len(games) == 4
+        # every writer has stored its result (uncommitted) before any looks at the round
+        barrier = threading.Barrier(len(games), timeout=20)
+        refresh = services.round_refresh_status
+
+        def refresh_together(*, round_id, barrier=barrier, refresh=refresh):
+            barrier.wait()
+            return refresh(round_id=round_id)
+
+        monkeypatch.setattr(recording, "round_refresh_status", refresh_together)
+        results = _together(
+            [
+                lambda g=g: services.game_record_placements(
+                    game=g.pk,
+                    placements={h: i for i, h in enumerate(g.players, start=1)},
+                    user=SYSTEM,
+                )
+                for g in games
+            ]
+        )
+        assert not [r for r in results if isinstance(r, Exception)], results
+        rnd.refresh_from_db()
+        assert rnd.status == "finished", number
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_seatings_seat_one_round(requires_postgres, tournament):
+    _register(tournament, 12)
+    results = _together(
+        [
+            lambda: services.round_create_next(tournament=tournament, user=SYSTEM, number=1)
+            for _ in range(4)
+        ]
+    )
+    assert all(isinstance(r, Round) for r in results), results
+    assert len({r.pk for r in results}) == 1
+    assert Round.objects.filter(tournament=tournament).count() == 1
+    results = _together(
+        [lambda: services.round_create_next(tournament=tournament, user=SYSTEM) for _ in range(3)]
+    )
+    assert sum(isinstance(r, InvalidState) for r in results) == 3  # round 1 is not finished
