@@ -50,7 +50,7 @@ from tournaments.permissions import (
     ensure_signed_in,
     user_can_referee_game,
 )
-from tournaments.services.rounds import round_refresh_status
+from tournaments.services.progression import round_refresh_status
 
 
 def _resolve(game: Game | int | str) -> Game:
