@@ -7,7 +7,7 @@ import asyncio
 import datetime as dt
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
@@ -15,7 +15,7 @@ from games.errors import EventRejected
 from games.models import Game
 from outbox import services as outbox_services
 from outbox import tasks as outbox_tasks
-from outbox.live import game_group, tournament_group
+from outbox.live import game_group, live_flush, tournament_group
 from outbox.models import OutboxMessage
 from ratings.models import RatingChange
 from ratings.services import RATE_GAME
@@ -46,6 +46,7 @@ def _listen(*groups: str):
         async_to_sync(layer.group_add)(group, channel)
 
     async def receive_all() -> list[dict]:
+        await sync_to_async(live_flush)()
         messages = []
         while True:
             try:
