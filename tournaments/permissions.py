@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.errors import GameNotFound
 from games.models import Game
 from tournaments.errors import NotAllowed
 from tournaments.models import League, Role, Table, Tournament, TournamentRole
@@ -152,7 +153,12 @@ def ensure_can_manage_tournament(*, user: Any, tournament: Tournament) -> None:
 
 
 def ensure_can_record_game(*, user: Any, game: Game) -> None:
+    """Refuse users who may not record the game's result: ``GameNotFound`` (404) when
+    they may not even see the game (a private tournament's game must not answer
+    differently from one that does not exist), ``NotAllowed`` (403) otherwise."""
     if not user_can_record_game(user=user, game=game):
+        if user_is_signed_in(user=user) and not user_can_view_game(user=user, game=game):
+            raise GameNotFound()
         raise _deny(user)
 
 

@@ -171,3 +171,23 @@ def test_session_writes_need_the_csrf_token(game, staff, simulated_log):
     assert response.status_code == 201
     # Reads need no CSRF token.
     assert browser.get(url).status_code == 200
+
+
+def test_writing_to_a_hidden_game_answers_like_a_missing_one(
+    game, tournament, as_user, simulated_log
+):
+    """A stranger learns nothing from writing: a private tournament's game answers 404,
+    exactly like an id that does not exist, to reads and to every write."""
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+    client = as_user("stranger")
+    assert client.get(reverse("api:game-detail", args=[game.pk])).status_code == 404
+    for url, body in write_requests(game, simulated_log()):
+        response = client.post(url, body, format="json")
+        assert response.status_code == 404, url
+        missing = client.post(url.replace(f"/{game.pk}/", "/987654/"), body, format="json")
+        assert response.json() == missing.json()
+    # Someone with a role in the tournament still gets the real answer.
+    assert as_user("scorekeeper").get(reverse("api:game-detail", args=[game.pk])).status_code == 200
+    game.refresh_from_db()
+    assert game.last_sequence == 0 and game.placements is None
