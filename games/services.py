@@ -32,6 +32,7 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games.engine import jsonio
+from games.engine.log import MAX_DEPTH
 from games.errors import (
     EventRejected,
     GameFinished,
@@ -77,29 +78,42 @@ def _normalize_event(event: Any) -> dict[str, Any]:
     """Check that ``event`` is a JSON object of bounded size; return a JSON-clean copy."""
     if not isinstance(event, Mapping):
         raise MalformedInput(_("An event must be a JSON object."))
+    check_input_text(dict(event))
     try:
         text = jsonio.dumps(dict(event))
     except (TypeError, ValueError) as exc:
         raise MalformedInput(_("The event is not valid JSON: %(error)s") % {"error": exc}) from exc
     if len(text) > MAX_EVENT_BYTES:
         raise MalformedInput(_("The event is too large."))
-    data = jsonio.loads(text)
-    _check_no_nul(data)
-    return data
+    return jsonio.loads(text)
 
 
-def _check_no_nul(value: Any) -> None:
-    """NUL characters cannot be stored (PostgreSQL's jsonb refuses ``\\u0000``): a 400."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            raise MalformedInput(_("Text in an event may not contain NUL characters."))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _check_no_nul(key)
-            _check_no_nul(item)
-    elif isinstance(value, list):
-        for item in value:
-            _check_no_nul(item)
+def check_input_text(value: Any) -> None:
+    """Refuse what cannot be stored or shown, before anything walks it recursively: text
+    with NUL characters (PostgreSQL's jsonb refuses ``\\u0000``) or with lone surrogates
+    (not Unicode: no database or response can encode them), and nesting deeper than
+    the engine allows. An iterative walk that stops at the depth limit. A 400."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise MalformedInput(_("Text may not contain NUL characters."))
+            if not item.isascii():
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise MalformedInput(_("Text must be valid Unicode.")) from None
+        elif isinstance(item, dict | list):
+            if depth >= MAX_DEPTH:
+                raise MalformedInput(
+                    _("The input is nested too deeply (at most %(n)d levels).") % {"n": MAX_DEPTH}
+                )
+            if isinstance(item, dict):
+                stack.extend((k, depth + 1) for k in item)
+                stack.extend((v, depth + 1) for v in item.values())
+            else:
+                stack.extend((v, depth + 1) for v in item)
 
 
 def _check_sequence_number(value: Any) -> int:
@@ -250,7 +264,7 @@ def game_log_parse(*, log: str | bytes | Iterable[Mapping[str, Any]]) -> list[di
             raise LogRejected(exc.line, exc.reason) from exc
         for n, event in enumerate(parsed, start=1):
             try:
-                _check_no_nul(event)
+                check_input_text(event)
             except MalformedInput as exc:
                 raise LogRejected(n, str(exc.message)) from exc
         return parsed
@@ -372,6 +386,7 @@ def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> Reco
     cover exactly the game's players (:class:`ResultMismatch`); a game with no
     players yet takes them from the placements (in the given order).
     """
+    check_input_text(placements)
     with transaction.atomic():
         game = _locked(game)
         if game.result_source == ResultSource.LOG or game.last_sequence > 1:

@@ -16,6 +16,10 @@ from .base import Game, start
 from .errors import EngineError, LogError
 
 _ONLY_DICTS = {dict}
+#: Deepest nesting an event may have (the event object is level 1; TOCK needs 2: a
+#: list of players, a mapping of placements). Deeper input is refused before anything
+#: walks it, so no recursion (a ``repr`` in an error message, a check) can blow up.
+MAX_DEPTH = 6
 # Two objects on one line, ``}`` then ``,`` then ``{`` (JSON whitespace between, no
 # newline): see parse_log().
 _TWO_ON_A_LINE = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
@@ -62,8 +66,39 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
         and len(events) == body.count(nl) + 1
         and set(map(type, events)) == _ONLY_DICTS
     ):
+        _check_depths(events, body, len(events))
         return events
     return _parse_slow(body)
+
+
+def _check_depths(events: list[dict[str, Any]], body: str | bytes, lines: int) -> None:
+    """Refuse an event nested deeper than :data:`MAX_DEPTH` (``LogError`` on its line).
+
+    Each line holds at least one opening bracket (its object), so if the whole text has
+    fewer than ``lines + MAX_DEPTH`` of them, no line can nest deeper than allowed:
+    two C-level counts settle the usual log without looking at any event.
+    """
+    openers = body.count(b"[" if isinstance(body, bytes) else "[") + body.count(
+        b"{" if isinstance(body, bytes) else "{"
+    )
+    if openers - lines < MAX_DEPTH:
+        return
+    for n, event in enumerate(events, 1):
+        check_depth(event, n)
+
+
+def check_depth(event: Any, line: int) -> None:
+    """Raise ``LogError(line)`` if ``event`` nests deeper than :data:`MAX_DEPTH` (an
+    iterative walk that stops at the limit, so any input is safe to check)."""
+    stack = [(event, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise LogError(line, f"nested too deeply (events nest at most {MAX_DEPTH} levels)")
+        if type(value) is dict:
+            stack.extend((v, depth + 1) for v in value.values())
+        elif type(value) is list:
+            stack.extend((v, depth + 1) for v in value)
 
 
 def _parse_slow(body: str | bytes) -> list[dict[str, Any]]:
@@ -83,6 +118,7 @@ def _parse_slow(body: str | bytes) -> list[dict[str, Any]]:
             raise LogError(n, f"malformed JSON ({reason})") from None
         if type(event) is not dict:
             raise LogError(n, f"an event must be a JSON object, not {type(event).__name__}")
+        check_depth(event, n)
         events.append(event)
     return events
 

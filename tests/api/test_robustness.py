@@ -52,9 +52,7 @@ def test_a_log_as_json_with_an_overflowing_number_is_400(game, as_user):
     assert_untouched(game)
 
 
-@pytest.mark.parametrize(
-    "url_name", ["api:game-events", "api:game-log", "api:game-placements"]
-)
+@pytest.mark.parametrize("url_name", ["api:game-events", "api:game-log", "api:game-placements"])
 def test_a_json_body_over_the_upload_limit_is_413_in_json(game, as_user, settings, url_name):
     # Given a small upload limit and a JSON body over it
     settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
@@ -179,3 +177,50 @@ def test_paths_naming_no_endpoint_answer_json_404(client, path):
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
     assert response.json()["code"] == "not_found"
+
+
+DEEP = "[" * 1000 + "]" * 1000
+
+
+@pytest.mark.parametrize(
+    ("url_name", "body"),
+    [
+        ("api:game-events", '{"event": {"type": "start", "seed": ' + DEEP + '}, "sequence": 1}'),
+        ("api:game-log", '{"log": [{"type": "start", "players": ' + DEEP + "}]}"),
+        ("api:game-placements", '{"placements": {"ann": ' + DEEP + "}}"),
+    ],
+)
+def test_deeply_nested_json_is_400_not_a_500(game, as_user, url_name, body):
+    response = as_user("scorekeeper").post(
+        reverse(url_name, args=[game.pk]), data=body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.content[:200]
+    assert response.json()["detail"]
+    assert_untouched(game)
+
+
+def test_a_deeply_nested_log_line_is_422_naming_the_line(game, as_user):
+    log = start_event_text("1") + "\n" + '{"type": "draw", "player": "ann", "card": ' + DEEP + "}\n"
+    response = as_user("scorekeeper").post(
+        reverse("api:game-log", args=[game.pk]), data=log, content_type="text/plain"
+    )
+    assert response.status_code == 422
+    assert response.json()["line"] == 2 and "nested too deeply" in response.json()["reason"]
+    assert_untouched(game)
+
+
+@pytest.mark.parametrize(
+    ("url_name", "body"),
+    [
+        ("api:game-placements", '{"placements": {"\\ud800": 1, "bob": 2}}'),
+        ("api:game-events", '{"event": {"type": "start", "game": "\\udfff"}, "sequence": 1}'),
+        ("api:game-log", '{"log": [{"type": "start", "players": ["\\ud800x"]}]}'),
+    ],
+)
+def test_a_lone_surrogate_is_400_not_a_500(game, as_user, url_name, body):
+    response = as_user("scorekeeper").post(
+        reverse(url_name, args=[game.pk]), data=body, content_type="application/json"
+    )
+    assert response.status_code in (400, 422), response.content[:200]
+    assert "Unicode" in response.json().get("detail", "") + response.json().get("reason", "")
+    assert_untouched(game)

@@ -194,6 +194,8 @@ def friendly_game_create(
     result leaves no game (and no new player) behind.
     """
     ensure_signed_in(user=user)
+    for given_input in (start_event, placements):
+        game_services.check_input_text(given_input)  # before any handle reaches a query
     given = [x for x in (start_event, log, placements) if x is not None]
     if len(given) != 1:
         raise ResultMismatch(_("Give exactly one of a start event, a log or placements."))
