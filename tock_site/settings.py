@@ -14,6 +14,7 @@ is listed in ``docs/deploy.md``. Tests run Celery eagerly and give each run its 
 test database and Redis prefixes (``tests/conftest.py``).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -45,6 +46,8 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "channels",
+    "axes",
+    "tock_site.accounts",
     "outbox",
     "games",
     "tournaments",
@@ -61,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: turns a locked login into its 429 page (tock_site.accounts.lockout).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tock_site.urls"
@@ -78,6 +83,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "tock_site.accounts.mail.mail_context",
             ],
         },
     },
@@ -136,7 +142,19 @@ CELERY_TASK_ACKS_LATE = True  # a task whose worker dies is delivered again: tas
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 5}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    # Publishing from a request tries the broker twice, 0.2 s apart, then gives up: work
+    # that must happen is an outbox row, published again by the sweep (outbox.services).
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+    # A task taken by a worker that dies is delivered again after this many seconds
+    # (with acks_late); tasks here take seconds, so five minutes is ample.
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -155,9 +173,67 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "tock_site.accounts.lockout.LoginLockBackend",  # axes: refuses a locked (user, address)
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Client address behind proxies ------------------------------------------------------
+# How many reverse proxies of ours append to X-Forwarded-For in front of the app. 0 (the
+# default): daphne faces the clients and the header is ignored (anyone can write it).
+# n: the client is the n-th address from the right. Used by the API throttle (DRF's
+# NUM_PROXIES) and the login locks (tock_site.accounts.client.client_ip); see
+# docs/deploy.md. Never combine with `daphne --proxy-headers`.
+TRUSTED_PROXIES = env.int("DJANGO_TRUSTED_PROXIES", default=0)
+
+# --- Login locks (django-axes) ------------------------------------------------------------
+# A (username, address) pair is refused for 15 minutes after AXES_FAILURE_LIMIT failed
+# logins (login page, admin, API token). Attempts live in the database: no Redis needed.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False  # at most 15 minutes, even if retried
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "tock_site.accounts.client.client_ip"
+AXES_LOCKOUT_CALLABLE = "tock_site.accounts.lockout.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # no history of successful logins (personal data)
+AXES_VERBOSE = False
+
+# --- Mail ---------------------------------------------------------------------------------
+# DJANGO_EMAIL_URL (e.g. smtp+tls://user:password@smtp.example.org:587) or EMAIL_HOST,
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS. Without either, mail
+# goes to the console here (embedded mode); production settings turn it off instead.
+# MAIL_ENABLED decides whether password reset is offered (tock_site.accounts.mail).
+if env("DJANGO_EMAIL_URL", default=""):
+    _email = env.email_url("DJANGO_EMAIL_URL")
+    EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+    EMAIL_HOST = _email.get("EMAIL_HOST", "localhost")
+    EMAIL_PORT = _email.get("EMAIL_PORT", 25)
+    EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+    EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+    MAIL_CONFIGURED = True
+elif env("EMAIL_HOST", default=""):
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    EMAIL_HOST = env("EMAIL_HOST")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=587)
+    EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=True)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+    MAIL_CONFIGURED = True
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    MAIL_CONFIGURED = False
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a dead mail server must not hang pages
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="TOCK tournaments <noreply@localhost>")
+SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+MAIL_ENABLED = True  # the console counts here; settings_production: MAIL_CONFIGURED
 
 # --- I18N / time --------------------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -186,6 +262,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "tock_site.api_errors.exception_handler",
+    # X-Forwarded-For is trusted from this many proxies only (see TRUSTED_PROXIES).
+    "NUM_PROXIES": TRUSTED_PROXIES,
     "DEFAULT_THROTTLE_RATES": {"auth-token": env("API_TOKEN_RATE", default="10/min")},
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,

@@ -69,7 +69,7 @@ def test_a_lost_publish_is_finished_by_the_sweep(monkeypatch, django_capture_on_
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker unreachable")
 
-    monkeypatch.setattr(tasks.deliver, "delay", broker_down)
+    monkeypatch.setattr(tasks.deliver, "apply_async", broker_down)
     with django_capture_on_commit_callbacks(execute=True):
         message = services.outbox_record(topic=TOPIC, payload={"n": 1})  # no exception
     assert CALLS == []

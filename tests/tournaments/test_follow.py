@@ -66,7 +66,7 @@ def test_a_lost_rating_update_is_finished_by_the_sweep(
     def broker_down(*args, **kwargs):
         raise ConnectionError("broker unreachable")
 
-    monkeypatch.setattr(outbox_tasks.deliver, "delay", broker_down)
+    monkeypatch.setattr(outbox_tasks.deliver, "apply_async", broker_down)
     log = simulated_log(seed=8)
     with django_capture_on_commit_callbacks(execute=True):
         outcome = services.game_record_log(game=table.game, log=log, user=staff[Role.SCOREKEEPER])
