@@ -3,9 +3,13 @@
 Simulates N seeded 4-player TOCK games (default 1,000, with a few mistakes and knocks
 so that every rule is on the path), serialises them to JSON Lines text, then times
 replaying all of them *including JSON parsing*, in one process on one core, and
-prints games/s and events/s (best of ``--repeat`` runs).
+prints games/s and events/s (best of ``--repeat`` runs, CPU time of the process), for
+both ways of applying a log, side by side:
 
-    .venv/bin/python bench/bench_engine.py [--games 1000] [--repeat 3] [--profile]
+* ``push_many`` -- what ``replay``/``replay_text`` use (the figure the README quotes);
+* ``push`` -- the same logs applied one ``push()`` per event (what live scoring does).
+
+    .venv/bin/python bench/bench_engine.py [--games 1000] [--repeat 5] [--profile]
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from games.engine import jsonio, replay_text, simulate  # noqa: E402
+from games.engine import jsonio, parse_log, replay_text, simulate, start  # noqa: E402
 
 
 def make_logs(games: int, mistakes: float, knocks: float) -> list[bytes]:
@@ -31,10 +35,34 @@ def make_logs(games: int, mistakes: float, knocks: float) -> list[bytes]:
 
 
 def run(logs: list[bytes]) -> int:
+    """Parse and replay every log with ``push_many`` (``replay_text``)."""
     events = 0
     for text in logs:
         events += replay_text(text).event_count
     return events
+
+
+def run_push(logs: list[bytes]) -> int:
+    """Parse every log and apply it one ``push()`` per event."""
+    events = 0
+    for text in logs:
+        log = parse_log(text)
+        game = start(log[0])
+        push = game.push
+        for event in log[1:]:
+            push(event)
+        events += game.event_count
+    return events
+
+
+def best_of(repeat: int, func, logs: list[bytes]) -> tuple[float, int]:
+    best = float("inf")
+    events = 0
+    for _ in range(repeat):
+        t0 = time.process_time()
+        events = func(logs)
+        best = min(best, time.process_time() - t0)
+    return best, events
 
 
 def main() -> None:
@@ -60,17 +88,13 @@ def main() -> None:
         prof.disable()
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
 
-    best = float("inf")
-    events = 0
-    for _ in range(args.repeat):
-        t0 = time.process_time()
-        events = run(logs)
-        best = min(best, time.process_time() - t0)
-    print(
-        f"replay (parse + apply): {len(logs) / best:,.0f} games/s, "
-        f"{events / best:,.0f} events/s "
-        f"({events / len(logs):.0f} events/game, best of {args.repeat}: {best:.3f}s)"
-    )
+    for label, func in (("push_many", run), ("push", run_push)):
+        best, events = best_of(args.repeat, func, logs)
+        print(
+            f"replay (parse + apply), {label:>9}: {len(logs) / best:,.0f} games/s, "
+            f"{events / best:,.0f} events/s "
+            f"({events / len(logs):.0f} events/game, best of {args.repeat}: {best:.3f}s)"
+        )
 
 
 if __name__ == "__main__":

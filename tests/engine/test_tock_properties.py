@@ -42,7 +42,7 @@ def test_cards_accounted_for_and_game_terminates(log):
     for event in log[1:]:
         g.push(event)
         assert total_cards(g) == 121
-        assert len(g.summary()["out"]) + sum(g._in) == len(g.players)
+        assert len(g.summary()["out"]) + sum(g._still_in) == len(g.players)
     assert g.is_over and g.status in ("finished", "stalemate")
     assert len(log) < MAX_EVENTS  # ended by the rules, not by the safety cap
     assert g.legal_moves() == []

@@ -150,7 +150,7 @@ def _maybe_knock(g: TockGame, rng: random.Random, knocks: float) -> dict[str, An
     pending = bool(g.pending_infractions())
     if rng.random() >= (knocks if pending else knocks / 10):
         return None
-    candidates = [p for p, i in zip(g._names, g._in, strict=True) if i and p != target]
+    candidates = [p for p, i in zip(g._names, g._still_in, strict=True) if i and p != target]
     if not candidates:
         return None
     event: dict[str, Any] = {"type": "tock", "player": rng.choice(candidates)}

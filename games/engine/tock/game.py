@@ -5,26 +5,33 @@ State, in seat order ``0..n-1`` (clockwise):
 * ``_deck``/``_pos`` (seeded games): the shuffled table in draw order, ``_deck[_pos]`` next;
   ``_counts`` (unseeded games): the multiset of face-down table cards by value.
 * ``_center``: top card of each open series, in opening order; ``_fit`` is derived from
-  it (card -> the series it fits, or -1) and kept in step by ``_put_center``.
+  it (card -> the series it fits, or -1: the center rule as data, see :func:`_fit_table`)
+  and kept in step where cards reach the center (``TockGame._run``, step 5).
 * ``_piles[p]``: p's face-up discard, bottom first (``[-1]`` is the top card).
 * ``_stocks[p]``: p's own face-down stock, bottom first (``[-1]`` is drawn next).
   Both are ``bytearray`` (cards are 1..21): they behave like lists of ints, and the
-  stalemate key of a position is then one ``bytes.join`` of them (see ``_repeated``).
+  stalemate key of a position is then one ``bytes.join`` of them (see ``_run``).
+* ``_still_in[p]``: p has not gone out; ``_out``: who went out, in order.
 * ``_active``: seat to move (``None`` once over); ``_acted``: it has acted this turn.
-* ``_cur``/``_prev``: unpenalised infraction indices of the current turn and of the turn
-  that just ended (``_prev_player``), which is what a knock is judged against.
+* ``_pending_this_turn``/``_pending_last_turn``: unpenalised infraction indices of the
+  current turn and of the turn that just ended (``_last_turn_player``'s). A knock is
+  judged on the current turn once its player has acted, else on the last one.
 
 Invariant: the 121 cards are always in exactly one of table, center (a series with top
 ``t`` holds ``t`` cards), piles and stocks.
 
-Replaying logs fast is a product requirement (see ``bench/bench_engine.py``): ``push``
-validates with direct type checks instead of building event objects, and ``push_many``
-(used by ``replay``) applies the common clean events inline, falling back to ``push``.
+One rule, one place: :meth:`TockGame._run` is the only code that judges and applies a
+move and ends a turn; ``push`` runs it for one event and ``push_many`` (used by
+``replay``) for a whole log, so both give the same results by construction. The rules
+it consults are data where that is cheaper than code: ``_fit`` (the center) and
+``_FITS_ON`` (another player's discard). Replaying logs fast is a product requirement
+(see ``bench/bench_engine.py``): the common event shapes are recognised without the
+field-by-field checks, and the hot counters stay in local variables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, register
@@ -43,13 +50,23 @@ from .rules import (
     shuffled_deck,
 )
 
-_NOBODY = object()  # push_many(): the player to move once the game is over
+_NOBODY = object()  # push_many(): the name to move once the game is over (no one's)
 START_KEYS = frozenset({"type", "game", "players", "first", "mode", "seed"})
 PLAY_KEYS = frozenset({"type", "player", "card", "to", "series"})
 DRAW_KEYS = frozenset({"type", "player", "card", "to", "series"})
 FLIP_KEYS = frozenset({"type", "player"})
 TOCK_KEYS = frozenset({"type", "player", "ruling", "referee"})
 END_KEYS = frozenset({"type", "reason", "referee", "placements"})
+_EVENT_KEYS = {
+    "play": PLAY_KEYS,
+    "draw": DRAW_KEYS,
+    "flip": FLIP_KEYS,
+    "tock": TOCK_KEYS,
+    "end": END_KEYS,
+}
+_CARD_REQUIRED = "'card' is required"
+DRAW, PLAY, FLIP = 1, 2, 3  # the moves, as TockGame._run() codes them
+_MOVES = {"draw": DRAW, "play": PLAY, "flip": FLIP}
 RULINGS = ("correct", "incorrect")
 STATE_VERSION = 1
 
@@ -86,21 +103,44 @@ _SEAT_BYTE = [bytes((p,)) for p in range(256)]  # seat p as one byte
 def _position_key(p: int, parts: Iterable[Iterable[int]]) -> bytes:
     """Stalemate key of a position: seat ``p`` to move, then each card sequence (every
     discard, then every stock) preceded by a 0 byte (cards are 1..21, so the 0 bytes
-    separate unambiguously). ``TockGame._repeated`` joins the same from its bytearrays."""
+    separate unambiguously). ``TockGame._run`` joins the same from its bytearrays."""
     return _SEP.join([_SEAT_BYTE[p], *map(bytes, parts)])
 
 
 def _fit_table(center: list[int]) -> list[int]:
-    """``fit[v]`` for cards ``v`` = 0..21: the series ``v`` fits given the series tops
-    ``center`` (the first whose top is ``v - 1``; a 1 opens series ``len(center)``),
-    -1 if none. ``TockGame._put_center`` keeps it up to date incrementally."""
-    fit = [-1] * (TRAVIESO + 1)
+    """The center rule as data: ``fit[v]`` for cards ``v`` = 1..21 is the series ``v``
+    fits given the series tops ``center`` (the first whose top is ``v - 1``; a 1 opens
+    series ``len(center)`` while fewer than six are open), -1 if none; ``fit[0]`` and
+    ``fit[EMPTY]`` are -1. ``TockGame._run`` keeps it up to date incrementally."""
+    fit = [-1] * (EMPTY + 1)
     if len(center) < SERIES:
         fit[1] = len(center)
     for k in reversed(range(len(center))):  # reversed: the first series wins
         if center[k] < TOP:
             fit[center[k] + 1] = k
     return fit
+
+
+#: The top of an empty discard in a ``tops`` list (see :func:`_tops_of`): no card is
+#: next to it (cards are 1..21), and as a card it fits nowhere (``_fit[EMPTY]`` is -1,
+#: ``_FITS_ON[EMPTY]`` holds no card), so "does the top card fit" needs no special case.
+EMPTY = TRAVIESO + 2
+
+#: The discard rule as data: ``_FITS_ON[c]`` are the two top cards on which a card
+#: ``c`` fits another player's discard, the ones that differ from it by exactly 1 (a 4
+#: or a 6 on a 5; the 21 on a 20, and a 20 on the 21; 0 and 22 are no cards).
+_FITS_ON = tuple((c - 1, c + 1) for c in range(EMPTY + 1))
+
+
+def _tops_of(piles: list[bytearray]) -> list[int]:
+    """The top card of every discard, ``EMPTY`` for an empty one."""
+    return [q[-1] if q else EMPTY for q in piles]
+
+
+def _strict_refusal(kind: str, detail: str) -> IllegalMove:
+    """The error for an infraction in mode ``strict``, which refuses it (mode ``table``
+    accepts and records it)."""
+    return IllegalMove(f"{kind}: {detail}")
 
 
 def _ordinal(i: int) -> str:
@@ -133,22 +173,27 @@ class TockGame(Game):
         self._center: list[int] = []
         self._piles: list[bytearray] = []
         self._stocks: list[bytearray] = []
-        self._in: list[bool] = []
+        self._still_in: list[bool] = []
         self._out: list[int] = []
         self._active: int | None = 0
         self._acted = False
-        self._cur: list[int] = []
-        self._prev_player: int | None = None
-        self._prev: list[int] = []
+        # Unpenalised infractions (indices into _infractions) of this turn and of the last
+        # one (played by _last_turn_player); () for none. A knock is judged on this turn
+        # once its player has acted (_acted), else on the last one.
+        self._pending_this_turn: Sequence[int] = ()
+        self._last_turn_player: int | None = None
+        self._pending_last_turn: Sequence[int] = ()
         self._infractions: list[dict[str, Any]] = []
         self._knocks: list[dict[str, Any]] = []
         self._status = IN_PROGRESS
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
-        # Derived from _center (kept in step by _put_center): _fit[v] = the series a
+        # Derived from _center (kept in step by _run): _fit[v] = the series a
         # card v fits without an explicit "series" (the first whose top is v - 1;
         # len(_center) for a 1 opening a new one), -1 if none. Index 0 is unused.
         self._fit: list[int] = _fit_table([])
+        # The "to" of a placement: a player's name -> seat, "center" (reserved) -> -1.
+        self._dest: dict[str, int] = {}
         # Stalemate detection: positions (player to move, then every discard and every
         # stock) seen at turn starts since the center last changed, with their counts;
         # _seen_center = the number of cards in the center then.
@@ -199,6 +244,7 @@ class TockGame(Game):
         g = cls()
         g._names = tuple(players)
         g._idx = {p: i for i, p in enumerate(players)}
+        g._dest = {**g._idx, "center": -1}
         g._n = len(players)
         g.mode = mode
         g.seed = seed
@@ -208,7 +254,7 @@ class TockGame(Game):
             g._deck = shuffled_deck(seed)
         g._piles = [bytearray() for _ in players]
         g._stocks = [bytearray() for _ in players]
-        g._in = [True] * g._n
+        g._still_in = [True] * g._n
         g._active = g._idx[first]
         return g
 
@@ -254,286 +300,336 @@ class TockGame(Game):
 
         Raises ``InvalidEvent`` for malformed events, ``IllegalMove`` for broken rules.
         """
-        if type(event) is not dict:
-            raise InvalidEvent("an event must be a JSON object")
-        t = event.get("type")
-        handler = _HANDLERS.get(t) if type(t) is str else None
-        if handler is None:
-            if t == "start":
-                raise InvalidEvent("a 'start' event may only be the first line")
-            raise InvalidEvent(f"unknown event type {t!r}")
-        if self._status != IN_PROGRESS:
-            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
-        handler(self, event)
-        self._events += 1
+        self._run((event,))
 
     def push_many(self, events: Iterable[dict[str, Any]]) -> None:
         """Push events in order; raises ``LogError`` whose line is the failing event's.
 
-        Same result as calling :meth:`push` for each event, only faster: the common
-        events (a ``draw`` or a ``play`` that breaks no priority, a clean ``flip``) are
-        validated and applied inline here. Anything else (knocks, ``end``, ``series``,
-        ``_`` metadata keys, infractions, errors) goes through :meth:`push`, which is the
-        reference; a property test checks that both paths agree on valid and corrupted
-        logs.
-
-        The loop keeps the hot counters in local variables (``me``, ``table``, ``pos``,
-        ``acted``, ``done``) and writes them back to ``self`` before anything that reads
-        ``self`` (the slow path, :meth:`_settle`, :meth:`_finish`) and when it stops, so
-        the object is consistent whenever code outside the loop runs. Fast events cannot
-        fail once validated, so an error always comes from the slow path, which is atomic.
-
-        Invariant the fast path relies on: with the table empty, every player still in
-        has own cards (``_settle`` puts out anyone who has none after every event), so
-        only the events flagged ``settle`` below can make someone go out.
+        The same as :meth:`push` for each event (both run :meth:`_run`), only without
+        the set-up cost per event.
         """
-        names, idx, piles, stocks = self._names, self._idx, self._piles, self._stocks
-        center, deck, counts, fit, inn = self._center, self._deck, self._counts, self._fit, self._in
+        try:
+            self._run(events)
+        except EngineError as exc:
+            raise LogError(self._events + 1, str(exc), exc) from None
+
+    def _run(self, events: Iterable[dict[str, Any]]) -> None:
+        """Validate and apply events in order: the one place where the rules of a move
+        (``play``, ``draw``, ``flip``) are judged and applied, and where a turn ends.
+
+        Every event goes through the same steps, each stated once, in the order that
+        decides which error an event with several faults gets:
+
+        1. *Which move.* The usual shapes (a ``draw``/``play`` of exactly ``type``,
+           ``player``, ``card`` (an int from 1 to 21) and ``to`` (a name or
+           ``"center"``), a ``draw`` without ``card``, a ``flip`` of ``type`` and
+           ``player``, by the player to move) are recognised by their shape; anything
+           else is checked field by field (unknown type or fields, game over, out of
+           turn, field types), and knocks and ``end`` events are applied by their
+           handlers (:meth:`_on_tock`, :meth:`_on_end`).
+        2. *The card*: which card a draw takes; a play's card is the top of the discard;
+           when a flip is allowed.
+        3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
+        4. *Judging*: fit (``_FITS_ON``: the discard rule) and priority
+           (:func:`_fits_elsewhere`), giving the infractions, which mode ``strict``
+           refuses (:meth:`_refuse_if_strict`).
+        5. *Applying*: the card moves (onto the center: ``_fit`` kept in step), the
+           first action of a turn closes the previous one to knocks, infractions are
+           recorded.
+        6. *Settling* (:meth:`_settle`, only when the move may put a player out or
+           complete the center: the table ran out, the mover's last own card went, a 20
+           reached the center) and *ending the turn* (a drawn card on the own discard, a
+           correct knock, the mover going out), stalemate included.
+
+        Nothing changes until an event has passed its checks (1-4), so a failing event
+        leaves the game as it was. The hot counters live in locals (``table``, ``pos``,
+        ``acted``, ``done``) and ``tops`` mirrors the top card of every discard
+        (``EMPTY`` for none); both are written back to (or reloaded from) ``self`` around
+        anything that reads or changes ``self`` (the handlers, :meth:`_settle`), and the
+        counters in ``finally``.
+        """
+        names, piles, stocks, still_in = self._names, self._piles, self._stocks, self._still_in
+        center, fit, dest, deck, counts = (
+            self._center,
+            self._fit,
+            self._dest,
+            self._deck,
+            self._counts,
+        )
+        strict = self.mode == "strict"
+        fits_on = _FITS_ON
         n = self._n
-        # Top card of each discard; -9 for an empty one, so ``c ± 1 in tops`` never
-        # matches it (cards are 1..21).
-        tops = [q[-1] if q else -9 for q in piles]
-        slow = self.push
+        tops = _tops_of(piles)
+        parts = [b"", *piles, *stocks]  # the stalemate key's parts (see step 6)
         me = self._active
-        # Name of the player to move; _NOBODY (equal to no event's "player") once the
-        # game is over, so that every later event goes to the slow path, which rejects it.
         myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
         table, pos, acted, done = self._table, self._pos, self._acted, self._events
         try:
             for ev in events:
-                # Decide whether ``ev`` is a clean fast event; j = its destination
-                # (-1 center, else a seat), None = hand it to the slow path.
-                j = None
-                if type(ev) is not dict:
-                    player = None
-                elif len(ev) == 4:
-                    # The usual shape: exactly type, player, card and to (subscripts
-                    # are cheaper than .get(); a KeyError means another key, which
-                    # the slow path judges).
-                    try:
-                        kind = ev["type"]
-                        player = ev["player"]
-                        card = ev["card"]
-                        to = ev["to"]
-                    except KeyError:
-                        player = None
-                else:
-                    # A draw naming no card (3 keys) or a flip (2 keys): the count
-                    # must match the keys found, so that none is unknown.
-                    kind, player, to = ev.get("type"), ev.get("player"), ev.get("to")
-                    card = None
-                    if len(ev) != (2 if to is None else 3):
-                        player = None
-                if player == myname:
-                    if to is not None:
-                        if kind == "draw":
-                            own = tops[me]  # type: ignore[index]
-                            if own > 0 and (fit[own] >= 0 or own - 1 in tops or own + 1 in tops):
-                                pass  # forgot_discard: the own top card fits somewhere
-                            else:
-                                # c = the drawn card, or 0 if the event names another one.
-                                if table:
-                                    if deck is not None:
-                                        c = deck[pos]
-                                        if card is not None and (
-                                            type(card) is not int or card != c
-                                        ):
-                                            c = 0
-                                    elif type(card) is int and 0 < card <= TRAVIESO:
-                                        c = card if counts[card] else 0  # type: ignore[index]
-                                    else:
-                                        c = 0
-                                else:
-                                    stock = stocks[me]  # type: ignore[index]
-                                    c = stock[-1] if stock else 0
-                                    if card is not None and (type(card) is not int or card != c):
-                                        c = 0
-                                if not c:
-                                    pass
-                                elif to == myname:  # the most common destination
-                                    # Own discard: only if c fits nowhere else (the own
-                                    # top blanked for the question), else wrong_discard.
-                                    if fit[c] < 0:
-                                        tops[me] = -9  # type: ignore[index]
-                                        if c - 1 not in tops and c + 1 not in tops:
-                                            j = me
-                                        tops[me] = own  # type: ignore[index]
-                                elif to == "center":
-                                    if fit[c] >= 0:
-                                        j = -1
-                                elif type(to) is str and to in idx:
-                                    # Another player (not forgot_center, and it fits).
-                                    t = idx[to]
-                                    if fit[c] < 0 and tops[t] - c in (1, -1):
-                                        j = t
-                        elif kind == "play":
-                            c = tops[me]  # type: ignore[index]
-                            if c > 0 and type(card) is int and card == c:
-                                if to == "center":
-                                    if fit[c] >= 0:
-                                        j = -1
-                                elif type(to) is str and to in idx:
-                                    t = idx[to]
-                                    if t != me and fit[c] < 0 and tops[t] - c in (1, -1):
-                                        j = t
-                    elif kind == "flip" and len(ev) == 2 and not table:
-                        own = tops[me]  # type: ignore[index]
-                        pile = piles[me]  # type: ignore[index]
-                        if (
-                            pile
-                            and not stocks[me]  # type: ignore[index]
-                            and not (fit[own] >= 0 or own - 1 in tops or own + 1 in tops)
+                # -- 1. which move ------------------------------------------------------
+                move = 0  # DRAW, PLAY or FLIP once recognised; j: its destination
+                series = None
+                if type(ev) is dict:
+                    size = len(ev)
+                    if size == 4 or size == 3:
+                        # (subscripts are cheaper than .get(); a KeyError means another key
+                        # or an unknown "to", a TypeError an unhashable "to": push() then
+                        # judges the event field by field)
+                        try:
+                            kind, player = ev["type"], ev["player"]
+                            named = ev["card"] if size == 4 else None
+                            j = dest[ev["to"]]
+                        except (KeyError, TypeError):
+                            player = None
+                        if player == myname and (
+                            (type(named) is int and 0 < named <= TRAVIESO) or named is None
                         ):
-                            # Turned over as one block: the old bottom card ends on top.
-                            # Nobody's own cards change, so no one goes out (no _settle).
-                            pile.reverse()
-                            stocks[me] = pile  # type: ignore[index]
-                            piles[me] = bytearray()  # type: ignore[index]
-                            tops[me] = -9  # type: ignore[index]
-                            if not acted:
-                                acted = True
-                                self._prev_player = None
-                                self._prev = []
-                            done += 1
-                            continue
-                if j is None:
-                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                    slow(ev)
-                    me = self._active
-                    myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
-                    table, pos, acted, done = self._table, self._pos, self._acted, self._events
-                    tops = [q[-1] if q else -9 for q in piles]
-                    continue
-                # -- apply: the event is legal and breaks no priority
-                settle = False
-                if kind == "draw":
-                    if table:
-                        if deck is not None:
-                            pos += 1
+                            if kind == "draw":
+                                move = DRAW
+                            elif kind == "play" and size == 4:
+                                move = PLAY
+                    elif size == 2 and ev.get("player") == myname and ev.get("type") == "flip":
+                        move, named, j = FLIP, None, None
+                turn_over = False
+                if not move:
+                    j = None
+                    if type(ev) is not dict:
+                        raise InvalidEvent("an event must be a JSON object")
+                    kind = ev.get("type")
+                    keys = _EVENT_KEYS.get(kind) if type(kind) is str else None
+                    if keys is None:
+                        if kind == "start":
+                            raise InvalidEvent("a 'start' event may only be the first line")
+                        raise InvalidEvent(f"unknown event type {kind!r}")
+                    if self._status != IN_PROGRESS:
+                        raise IllegalMove(
+                            f"the game is over ({self._status}); no events after the end"
+                        )
+                    _check_keys(ev, keys)
+                    move = _MOVES.get(kind, 0)
+                    if not move:  # a knock or an end
+                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
+                        turn_over = self._on_tock(ev) if kind == "tock" else self._on_end(ev)
+                        acted = self._acted
+                        done += 1
+                        tops = _tops_of(piles)  # a penalty moves bottom cards
+                        if self._status != IN_PROGRESS:
+                            me, myname = None, _NOBODY
+                    else:
+                        self._actor(ev)  # the player to move, or an error
+                        named = None
+                        if move != FLIP:
+                            needs_card = move == PLAY or (table > 0 and deck is None)
+                            named = self._card_field(ev, needs_card)
+                            to, series = ev.get("to"), ev.get("series")
+                if move:
+                    # -- 2. the card ----------------------------------------------------
+                    may_settle = False
+                    if move == DRAW:
+                        if table:
+                            if deck is not None:
+                                c = deck[pos]
+                                if named is not None and named != c:
+                                    raise IllegalMove(
+                                        f"the next face-down table card is {c}, not {named}"
+                                    )
+                            elif named is None:
+                                raise InvalidEvent(_CARD_REQUIRED)
+                            elif counts[named]:  # type: ignore[index]
+                                c = named
+                            else:
+                                raise IllegalMove(f"no {named} is left face down on the table")
                         else:
-                            counts[c] -= 1  # type: ignore[index]
-                        table -= 1
-                        settle = not table  # the table just ran out
+                            stock = stocks[me]  # type: ignore[index]
+                            if not stock:
+                                raise IllegalMove(self._nothing_to_draw(me))  # type: ignore[arg-type]
+                            c = stock[-1]
+                            if named is not None and named != c:
+                                raise IllegalMove(
+                                    f"the top of {myname}'s stock is {c}, not {named}"
+                                )
+                    elif move == PLAY:
+                        c = tops[me]  # type: ignore[index]
+                        if c == EMPTY:
+                            raise IllegalMove(f"{myname} has no face-up card to play")
+                        if named != c:
+                            raise IllegalMove(f"{myname}'s top card is {c}, not {named}")
+                    elif table:
+                        raise IllegalMove(f"cannot flip while {table} face-down table cards remain")
+                    elif stocks[me]:  # type: ignore[index]
+                        raise IllegalMove(f"cannot flip: {myname}'s stock is not empty yet")
+                    elif not piles[me]:  # type: ignore[index]
+                        raise IllegalMove(f"cannot flip: {myname}'s discard is empty")
+                    # -- 3. where it goes -----------------------------------------------
+                    if move != FLIP:
+                        if j is None:
+                            j = self._target(to)
+                        if j == me and move == PLAY:
+                            raise IllegalMove(
+                                "a face-up card cannot be played onto your own discard"
+                            )
+                        if j < 0:
+                            if series is None:
+                                series = fit[c]
+                                if series < 0:
+                                    raise IllegalMove(self._no_fit_center(c))
+                            else:
+                                series = self._series(c, series)
+                        elif series is not None:
+                            raise InvalidEvent(
+                                "'series' only applies to a card placed in the center"
+                            )
+                    # -- 4. judging: fit and priority -----------------------------------
+                    # Priority: a card that fits the center (``fit``) or another
+                    # player's discard (``_FITS_ON``, the own discard left out) must go
+                    # there. Asked of the own top card before drawing or flipping (else
+                    # forgot_discard), of a drawn card put on the own discard (else
+                    # wrong_discard) and of a card put on another player's discard
+                    # (the center first, else forgot_center).
+                    kinds = None
+                    if move != PLAY:
+                        own = tops[me]  # type: ignore[index]
+                        # (``own`` is never next to itself: no need to leave it out)
+                        below, above = fits_on[own]
+                        if fit[own] >= 0 or below in tops or above in tops:
+                            if strict:
+                                raise _strict_refusal(
+                                    FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}"
+                                )
+                            kinds = [FORGOT_DISCARD]
+                    if j is not None:
+                        if j == me:
+                            fits = fit[c] >= 0
+                            if not fits:
+                                below, above = fits_on[c]
+                                own = tops[me]  # type: ignore[index]
+                                tops[me] = EMPTY  # type: ignore[index]
+                                fits = below in tops or above in tops
+                                tops[me] = own  # type: ignore[index]
+                            if fits:
+                                if strict:
+                                    raise _strict_refusal(
+                                        WRONG_DISCARD, f"drawn {c} fits {self._where(c, me)}"
+                                    )
+                                kinds = [*(kinds or ()), WRONG_DISCARD]
+                        elif j >= 0:
+                            if tops[j] not in fits_on[c]:
+                                raise IllegalMove(self._no_fit_player(c, j))
+                            if fit[c] >= 0:
+                                if strict:
+                                    drawn = "drawn " if move == DRAW else ""
+                                    raise _strict_refusal(
+                                        FORGOT_CENTER, f"{drawn}{c} fits the center"
+                                    )
+                                kinds = [*(kinds or ()), FORGOT_CENTER]
+                    # -- 5. applying ----------------------------------------------------
+                    if move == DRAW:
+                        if table:
+                            if deck is not None:
+                                pos += 1
+                            else:
+                                counts[c] -= 1  # type: ignore[index]
+                            table -= 1
+                            may_settle = not table  # empty players go out
+                        else:
+                            stock.pop()
+                            may_settle = not stock and not piles[me]  # me's last own card
+                        turn_over = j == me  # a drawn card on the own discard ends the turn
+                    elif move == PLAY:
+                        pile = piles[me]  # type: ignore[index]
+                        pile.pop()
+                        if pile:
+                            tops[me] = pile[-1]  # type: ignore[index]
+                        else:
+                            tops[me] = EMPTY  # type: ignore[index]
+                            may_settle = not table and not stocks[me]  # type: ignore[index]
                     else:
-                        stock.pop()
-                        settle = not stock and not piles[me]  # type: ignore[index]
-                else:
-                    pile = piles[me]  # type: ignore[index]
-                    pile.pop()
-                    if pile:
-                        tops[me] = pile[-1]  # type: ignore[index]
-                    else:
-                        tops[me] = -9  # type: ignore[index]
-                        # Only the active player loses own cards here: maybe goes out.
-                        settle = not table and not stocks[me]  # type: ignore[index]
-                if j == -1:
-                    # Inline _put_center(): the card goes on series k; refresh fit[].
-                    k = fit[c]
-                    if c == 1:
+                        # Turned over as one block: the old bottom card ends on top of the
+                        # stock. Nobody's own cards change, so nothing settles.
+                        pile = piles[me]  # type: ignore[index]
+                        pile.reverse()
+                        stocks[me] = pile  # type: ignore[index]
+                        piles[me] = bytearray()  # type: ignore[index]
+                        tops[me] = EMPTY  # type: ignore[index]
+                        parts[1 + me] = piles[me]  # type: ignore[operator]
+                        parts[1 + n + me] = pile  # type: ignore[operator]
+                    if j is None:
+                        pass
+                    elif j >= 0:
+                        piles[j].append(c)
+                        tops[j] = c
+                    elif c == 1:  # onto the center: opens series ``series``; _fit follows
                         center.append(1)
                         fit[1] = len(center) if len(center) < SERIES else -1
                         if fit[2] < 0:
-                            fit[2] = k
+                            fit[2] = series  # type: ignore[call-overload]
                     else:
-                        center[k] = c
+                        # Only two entries of _fit change: who takes c now (the first
+                        # series with c - 1 on top, if any) and c + 1 (series ``series``
+                        # now, unless an earlier series already had c on top).
+                        center[series] = c  # type: ignore[index]
                         fit[c] = center.index(c - 1) if c - 1 in center else -1
                         if c == TOP:
-                            settle = True  # maybe all six series are complete
-                        elif fit[c + 1] < 0 or fit[c + 1] > k:
-                            fit[c + 1] = k
-                else:
-                    piles[j].append(c)
-                    tops[j] = c
-                if not acted:
-                    acted = True
-                    self._prev_player = None
-                    self._prev = []
-                done += 1
-                if settle:
-                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                    self._settle(j == me)
-                    me = self._active
-                    myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
-                    acted = self._acted
-                    tops = [q[-1] if q else -9 for q in piles]
-                elif j == me:
-                    # The turn ends: the same steps as _next_turn().
-                    self._prev_player = me
-                    self._prev = self._cur
-                    self._cur = []
+                            may_settle = True  # maybe all six series are complete
+                        elif fit[c + 1] < 0 or fit[c + 1] > series:  # type: ignore[operator]
+                            fit[c + 1] = series  # type: ignore[call-overload]
+                    acted = True  # the previous turn can no longer be knocked on
+                    if kinds:
+                        self._record(kinds, me, done + 1)  # type: ignore[arg-type]
+                    done += 1
+                    # -- 6. settling ----------------------------------------------------
+                    if may_settle:
+                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
+                        turn_over = self._settle(turn_over)
+                        acted = self._acted
+                        if self._status != IN_PROGRESS:
+                            me, myname = None, _NOBODY
+                # -- 6. ending the turn -------------------------------------------------
+                if turn_over:
+                    self._last_turn_player = me
+                    self._pending_last_turn = self._pending_this_turn
+                    self._pending_this_turn = ()
                     acted = False
                     self._turns += 1
                     me += 1  # type: ignore[operator]
                     if me == n:
                         me = 0
-                    while not inn[me]:
+                    while not still_in[me]:
                         me = me + 1 if me + 1 < n else 0
-                    myname = names[me]
                     self._active = me
-                    if not table and self._repeated(me):
-                        self._finish(STALEMATE)
-                        myname = _NOBODY
-        except EngineError as exc:
-            # Only slow() and _settle() raise, after the locals were written back.
-            raise LogError(self._events + 1, str(exc), exc) from None
+                    myname = names[me]
+                    if not table:
+                        # Stalemate (rule 3): the third time a position (the player to
+                        # move, every discard and stock; the center apart) occurs at the
+                        # start of a turn. Its key is one C-level join (see
+                        # _position_key). With the table empty the key holds every card
+                        # not in the center, so its length tells the center's size:
+                        # _seen restarts when that changes (those positions never recur).
+                        parts[0] = _SEAT_BYTE[me]
+                        key = _SEP.join(parts)
+                        in_center = DECK_SIZE - (len(key) - 1 - 2 * n)
+                        if in_center != self._seen_center:
+                            self._seen = {}
+                            self._seen_center = in_center
+                        seen = self._seen
+                        count = seen.get(key, 0) + 1
+                        seen[key] = count
+                        if count >= 3:
+                            self._acted = False
+                            self._finish(STALEMATE)
+                            me, myname = None, _NOBODY
         finally:
-            # Also on errors: a failed push() changed nothing, so the locals are current.
+            # Also on errors: a failing event changed nothing, so the locals are current.
             self._table, self._pos, self._acted, self._events = table, pos, acted, done
 
-    # ------------------------------------------------------------------ rule helpers
-    def _center_slot(self, card: int) -> int:
-        """Series index the card fits in the center (``len`` means a new series), or -1."""
-        return self._fit[card] if 0 < card <= TRAVIESO else -1
-
-    def _put_center(self, card: int, k: int) -> None:
-        """Put ``card`` on series ``k`` (``k == len`` opens one) and keep ``_fit`` in step.
-
-        Only two entries can change: who takes ``card`` next (the series that had
-        ``card - 1`` on top) and ``card + 1`` (which now fits series ``k``, unless an
-        earlier series already had ``card`` on top). ``push_many`` inlines this.
-        """
-        c, fit = self._center, self._fit
-        if card == 1:
-            c.append(1)
-            fit[1] = len(c) if len(c) < SERIES else -1
-            if fit[2] < 0:
-                fit[2] = k
-        else:
-            c[k] = card
-            fit[card] = c.index(card - 1) if card - 1 in c else -1
-            if card < TOP and (fit[card + 1] < 0 or fit[card + 1] > k):
-                fit[card + 1] = k
-
-    def _fits_other(self, card: int, me: int) -> bool:
-        """Whether ``card`` fits the face-up discard of a player other than ``me``."""
-        for p, pile in enumerate(self._piles):
-            if pile and p != me:
-                d = pile[-1] - card
-                if d == 1 or d == -1:
-                    return True
-        return False
-
-    def _fits(self, card: int, me: int) -> bool:
-        return self._center_slot(card) >= 0 or self._fits_other(card, me)
-
-    def _where(self, card: int, me: int) -> str:
-        """Human description of where a card fits, for error messages."""
-        if self._center_slot(card) >= 0:
-            return "the center"
-        names = [
-            self._names[p]
-            for p, pile in enumerate(self._piles)
-            if p != me and pile and abs(pile[-1] - card) == 1
-        ]
-        return ", ".join(names) if names else "nowhere"
-
+    # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any]) -> int:
         name = event.get("player")
         i = self._idx.get(name) if type(name) is str else None
         if i is None:
             raise InvalidEvent(f"unknown player {name!r}")
         if i != self._active:
-            if not self._in[i]:
+            if not self._still_in[i]:
                 raise IllegalMove(f"{name} has gone out and cannot act")
             raise IllegalMove(f"{name} acted out of turn (it is {self.turn}'s turn)")
         return i
@@ -542,44 +638,33 @@ class TockGame(Game):
         card = event.get("card")
         if card is None:
             if required:
-                raise InvalidEvent("'card' is required")
+                raise InvalidEvent(_CARD_REQUIRED)
             return None
         if type(card) is not int or not 1 <= card <= TRAVIESO:
             raise InvalidEvent(f"'card' must be an integer from 1 to 21, not {card!r}")
         return card
 
-    def _target(self, event: dict[str, Any], me: int, own_ok: bool) -> int:
+    def _target(self, to: object) -> int:
         """Decode ``to``: -1 for the center, else a seat index."""
-        to = event.get("to")
-        if to == "center":
-            return -1
-        j = self._idx.get(to) if type(to) is str else None
+        j = self._dest.get(to) if type(to) is str else None
         if j is None:
             raise InvalidEvent(f"'to' must be 'center' or a player's name, not {to!r}")
-        if j == me and not own_ok:
-            raise IllegalMove("a face-up card cannot be played onto your own discard")
         return j
 
-    def _series(self, event: dict[str, Any], card: int, to: int) -> int:
-        """Series index for a placement to the center (validates fit and ``series``)."""
-        k = event.get("series")
-        if to != -1:
-            if k is not None:
-                raise InvalidEvent("'series' only applies to a card placed in the center")
-            return -1
+    def _series(self, card: int, k: object) -> int:
+        """Check an explicit ``series`` for ``card`` placed in the center; return it.
+
+        Six 1s exist and each opens a series unless it is placed elsewhere, so a 1 never
+        meets six open series: a 1 always fits the center (as series ``len``).
+        """
         c = self._center
-        if k is None:
-            s = self._center_slot(card)
-            if s >= 0:
-                return s
-            raise IllegalMove(self._no_fit_center(card))
         if type(k) is not int or k < 0:
             raise InvalidEvent(f"'series' must be a non-negative integer, not {k!r}")
-        if card == 1 or card == TRAVIESO:
-            if card == 1 and k == len(c) < SERIES:
+        if card == 1:
+            if k == len(c):
                 return k
-            if card == 1 and len(c) < SERIES:
-                raise IllegalMove(f"a 1 opens a new series (number {len(c)}), not series {k}")
+            raise IllegalMove(f"a 1 opens a new series (number {len(c)}), not series {k}")
+        if card == TRAVIESO:
             raise IllegalMove(self._no_fit_center(card))
         if k >= len(c):
             raise IllegalMove(f"there is no series {k} (only {len(c)} open)")
@@ -587,68 +672,14 @@ class TockGame(Game):
             raise IllegalMove(f"{card} does not fit series {k} (its top is {c[k]})")
         return k
 
+    # ------------------------------------------------------------------ messages
     def _no_fit_center(self, card: int) -> str:
         if card == TRAVIESO:
             return "21 (El Travieso) never fits the center"
-        if card == 1:
-            return "a 1 cannot open a seventh series"
-        return f"{card} does not fit the center (tops: {self._tops()})"
+        return f"{card} does not fit the center (tops: {self._center_tops()})"
 
-    def _tops(self) -> str:
+    def _center_tops(self) -> str:
         return " ".join(map(str, self._center)) or "none open"
-
-    def _infraction(self, kind: str, me: int, detail: str) -> None:
-        if self.mode == "strict":
-            raise IllegalMove(f"{kind}: {detail}")
-
-    def _record(self, kinds: list[str], me: int) -> None:
-        n = self._events + 1
-        for kind in kinds:
-            self._cur.append(len(self._infractions))
-            self._infractions.append(
-                {"event": n, "player": self._names[me], "kind": kind, "penalized": False}
-            )
-
-    def _place(self, card: int, to: int, series: int, me: int) -> None:
-        if to == -1:
-            self._put_center(card, series)
-        else:
-            self._piles[to].append(card)
-
-    def _act(self) -> None:
-        # First action of a turn: the previous turn can no longer be knocked on.
-        if not self._acted:
-            self._acted = True
-            self._prev_player = None
-            self._prev = []
-
-    # ------------------------------------------------------------------ event handlers
-    def _on_play(self, event: dict[str, Any]) -> None:
-        _check_keys(event, PLAY_KEYS)
-        me = self._actor(event)
-        card = self._card_field(event, True)
-        pile = self._piles[me]
-        if not pile:
-            raise IllegalMove(f"{self._names[me]} has no face-up card to play")
-        if pile[-1] != card:
-            raise IllegalMove(f"{self._names[me]}'s top card is {pile[-1]}, not {card}")
-        to = self._target(event, me, own_ok=False)
-        assert card is not None
-        series = self._series(event, card, to)
-        kinds = []
-        if to != -1:
-            top = self._piles[to]
-            if not top or abs(top[-1] - card) != 1:
-                raise IllegalMove(self._no_fit_player(card, to))
-            if self._center_slot(card) >= 0:
-                self._infraction(FORGOT_CENTER, me, f"{card} fits the center")
-                kinds.append(FORGOT_CENTER)
-        pile.pop()
-        self._place(card, to, series, me)
-        self._act()
-        if kinds:
-            self._record(kinds, me)
-        self._settle(False)
 
     def _no_fit_player(self, card: int, to: int) -> str:
         top = self._piles[to]
@@ -657,95 +688,47 @@ class TockGame(Game):
             return f"{card} cannot go to {name}: their face-up discard is empty"
         return f"{card} does not fit {name}'s top card {top[-1]}"
 
-    def _on_draw(self, event: dict[str, Any]) -> None:
-        _check_keys(event, DRAW_KEYS)
-        me = self._actor(event)
+    def _nothing_to_draw(self, me: int) -> str:
         name = self._names[me]
-        deck = self._deck
-        from_table = self._table > 0
-        if from_table:
-            card = self._card_field(event, deck is None)
-            if deck is not None:
-                nxt = deck[self._pos]
-                if card is not None and card != nxt:
-                    raise IllegalMove(f"the next face-down table card is {nxt}, not {card}")
-                card = nxt
-            elif self._counts[card] == 0:  # type: ignore[index]
-                raise IllegalMove(f"no {card} is left face down on the table")
-        else:
-            card = self._card_field(event, False)
-            stock = self._stocks[me]
-            if not stock:
-                if self._piles[me]:
-                    raise IllegalMove(
-                        f"the table is empty and {name}'s stock is empty: flip the discard first"
-                    )
-                raise IllegalMove(f"{name} has no face-down card to draw")
-            if card is not None and card != stock[-1]:
-                raise IllegalMove(f"the top of {name}'s stock is {stock[-1]}, not {card}")
-            card = stock[-1]
-        to = self._target(event, me, own_ok=True)
-        series = self._series(event, card, to)
-        kinds = []
-        pile = self._piles[me]
-        if pile and self._fits(pile[-1], me):
-            self._infraction(
-                FORGOT_DISCARD, me, f"top card {pile[-1]} fits {self._where(pile[-1], me)}"
-            )
-            kinds.append(FORGOT_DISCARD)
-        if to == me:
-            if self._fits(card, me):
-                self._infraction(WRONG_DISCARD, me, f"drawn {card} fits {self._where(card, me)}")
-                kinds.append(WRONG_DISCARD)
-        elif to != -1:
-            top = self._piles[to]
-            if not top or abs(top[-1] - card) != 1:
-                raise IllegalMove(self._no_fit_player(card, to))
-            if self._center_slot(card) >= 0:
-                self._infraction(FORGOT_CENTER, me, f"drawn {card} fits the center")
-                kinds.append(FORGOT_CENTER)
-        # -- apply
-        if from_table:
-            if deck is not None:
-                self._pos += 1
-            else:
-                self._counts[card] -= 1  # type: ignore[index]
-            self._table -= 1
-        else:
-            self._stocks[me].pop()
-        self._place(card, to, series, me)
-        self._act()
-        if kinds:
-            self._record(kinds, me)
-        self._settle(to == me)
+        if self._piles[me]:
+            return f"the table is empty and {name}'s stock is empty: flip the discard first"
+        return f"{name} has no face-down card to draw"
 
-    def _on_flip(self, event: dict[str, Any]) -> None:
-        _check_keys(event, FLIP_KEYS)
-        me = self._actor(event)
-        name = self._names[me]
-        if self._table:
-            raise IllegalMove(f"cannot flip while {self._table} face-down table cards remain")
-        if self._stocks[me]:
-            raise IllegalMove(f"cannot flip: {name}'s stock is not empty yet")
-        pile = self._piles[me]
-        if not pile:
-            raise IllegalMove(f"cannot flip: {name}'s discard is empty")
-        kinds = []
-        if self._fits(pile[-1], me):
-            self._infraction(
-                FORGOT_DISCARD, me, f"top card {pile[-1]} fits {self._where(pile[-1], me)}"
-            )
-            kinds.append(FORGOT_DISCARD)
-        # Turned over as one block: the old bottom card ends on top of the stock.
-        pile.reverse()
-        self._stocks[me] = pile
-        self._piles[me] = bytearray()
-        self._act()
-        if kinds:
-            self._record(kinds, me)
-        self._settle(False)
+    def _where(self, card: int, me: int) -> str:
+        """Where a card fits, for error messages."""
+        if self._center_slot(card) >= 0:
+            return "the center"
+        names = [self._names[p] for p in self._seats_taking(card, me)]
+        return ", ".join(names) if names else "nowhere"
 
-    def _on_tock(self, event: dict[str, Any]) -> None:
+    # ------------------------------------------------------------------ rule queries
+    def _center_slot(self, card: int) -> int:
+        """Series index the card fits in the center (``len`` means a new series), or -1."""
+        return self._fit[card] if 0 < card <= TRAVIESO else -1
+
+    def _seats_taking(self, card: int, me: int) -> list[int]:
+        """The seats other than ``me`` whose discard ``card`` fits."""
+        return [
+            p for p, top in enumerate(_tops_of(self._piles)) if p != me and top in _FITS_ON[card]
+        ]
+
+    def _fits(self, card: int, me: int) -> bool:
+        """Whether ``card`` fits the center or the discard of a player other than ``me``
+        (a query for bots; :meth:`_run` judges moves)."""
+        return self._center_slot(card) >= 0 or bool(self._seats_taking(card, me))
+
+    def _record(self, kinds: list[str], me: int, event: int) -> None:
+        """Record the infractions of event ``event`` (its log line), pending this turn."""
+        for kind in kinds:
+            self._pending_this_turn = [*self._pending_this_turn, len(self._infractions)]
+            self._infractions.append(
+                {"event": event, "player": self._names[me], "kind": kind, "penalized": False}
+            )
+
+    # ------------------------------------------------------------------ knocks and the end
+    def _on_tock(self, event: dict[str, Any]) -> bool:
+        """Judge and apply a knock; returns whether the knocked turn is now over (for
+        :meth:`_run` to end it)."""
         _check_keys(event, TOCK_KEYS)
         name = event.get("player")
         k = self._idx.get(name) if type(name) is str else None
@@ -757,17 +740,17 @@ class TockGame(Game):
         referee = event.get("referee")
         if referee is not None and not isinstance(referee, str):
             raise InvalidEvent("'referee' must be a string")
-        if not self._in[k]:
+        if not self._still_in[k]:
             raise IllegalMove(f"{name} has gone out and cannot knock")
         current = self._acted
-        target = self._active if current else self._prev_player
+        target = self._active if current else self._last_turn_player
         if target is None:
             raise IllegalMove("no turn to knock on: the first turn has not begun")
-        if not self._in[target]:
+        if not self._still_in[target]:
             raise IllegalMove(f"{self._names[target]} has gone out; going out is final")
         if target == k:
             raise IllegalMove(f"{name} cannot knock on their own turn")
-        pending = self._cur if current else self._prev
+        pending = self._pending_this_turn if current else self._pending_last_turn
         verdict = bool(pending)
         applied = verdict if ruling is None else ruling == "correct"
         entry: dict[str, Any] = {
@@ -786,11 +769,13 @@ class TockGame(Game):
             self._penalize(target)
             for i in pending:
                 self._infractions[i]["penalized"] = True
-            pending.clear()
-            self._settle(current)
-        else:
-            self._penalize(k)
-            self._settle(False)
+            if current:
+                self._pending_this_turn = ()
+            else:
+                self._pending_last_turn = ()
+            return self._settle(current)
+        self._penalize(k)
+        return self._settle(False)
 
     def _penalize(self, who: int) -> None:
         """``who`` takes the bottom card of every other discard, clockwise from their left,
@@ -803,7 +788,8 @@ class TockGame(Game):
             if src:
                 mine.insert(0, src.pop(0))
 
-    def _on_end(self, event: dict[str, Any]) -> None:
+    def _on_end(self, event: dict[str, Any]) -> bool:
+        """Apply an ``end`` event (the game is over: no turn to end)."""
         _check_keys(event, END_KEYS)
         reason = event.get("reason")
         if reason not in END_REASONS:
@@ -836,72 +822,39 @@ class TockGame(Game):
         if places is not None:
             self._end["placements_given"] = True
         self._finish(FINISHED, places)
+        return False
 
     # ------------------------------------------------------------------ turn machinery
     def _own(self, p: int) -> int:
         return len(self._piles[p]) + len(self._stocks[p])
 
-    def _settle(self, turn_over: bool) -> None:
-        """After an event: players going out, end of game, end of turn, stalemate."""
+    def _settle(self, turn_over: bool) -> bool:
+        """After an event that may put players out or complete the center: players going
+        out (with the table empty, whoever has no own cards: the active player first,
+        then clockwise), the end of the game. Returns whether the turn is over
+        (``turn_over``, or the active player went out; ``False`` once the game is)."""
         active = self._active
         assert active is not None
         n = self._n
         if self._table == 0:
-            piles, stocks, inn = self._piles, self._stocks, self._in
+            piles, stocks, still_in = self._piles, self._stocks, self._still_in
             for step in range(n):
                 p = (active + step) % n
-                if inn[p] and not piles[p] and not stocks[p]:
-                    inn[p] = False
+                if still_in[p] and not piles[p] and not stocks[p]:
+                    still_in[p] = False
                     self._out.append(p)
                     if p == active:
                         turn_over = True
         c = self._center
-        if len(c) == SERIES and c.count(TOP) == SERIES:
+        if (len(c) == SERIES and c.count(TOP) == SERIES) or sum(self._still_in) <= 1:
             self._finish(FINISHED)
-            return
-        if sum(self._in) <= 1:
-            self._finish(FINISHED)
-            return
-        if turn_over:
-            self._next_turn()
-
-    def _next_turn(self) -> None:
-        active = self._active
-        assert active is not None
-        self._prev_player = active
-        self._prev = self._cur
-        self._cur = []
-        self._acted = False
-        self._turns += 1
-        n = self._n
-        inn = self._in
-        p = (active + 1) % n
-        while not inn[p]:
-            p = (p + 1) % n
-        self._active = p
-        if self._table == 0 and self._repeated(p):
-            self._finish(STALEMATE)
-
-    def _repeated(self, p: int) -> bool:
-        """Count the position at the start of ``p``'s turn (table empty); whether it is
-        now the third occurrence (stalemate, rule 3).
-
-        The key is one bytes object, built by a single C-level join of the discards and
-        stocks (bytearrays) and hashed once (see :func:`_position_key`). With the table
-        empty, the cards not in the center are exactly the ones in the key, so
-        ``len(key)`` gives the center's card count: ``_seen`` restarts when it changes,
-        as positions seen with another center never recur.
-        """
-        key = _SEP.join([_SEAT_BYTE[p], *self._piles, *self._stocks])
-        center = DECK_SIZE - (len(key) - 1 - 2 * self._n)  # p, 2n separators, the cards
-        if center != self._seen_center:
-            self._seen = {}
-            self._seen_center = center
-        seen = self._seen.get(key, 0) + 1
-        self._seen[key] = seen
-        return seen >= 3
+            return False
+        return turn_over
 
     def _finish(self, status: str, places: dict[int, int] | None = None) -> None:
+        if self._acted:  # the last turn was closed to knocks (see to_state())
+            self._last_turn_player = None
+            self._pending_last_turn = ()
         self._status = status
         self._active = None
         self._acted = False
@@ -921,14 +874,14 @@ class TockGame(Game):
         """Whom a knock would be judged against now (``None`` if no knock is possible)."""
         if self._status != IN_PROGRESS:
             return None
-        t = self._active if self._acted else self._prev_player
-        return None if t is None or not self._in[t] else self._names[t]
+        t = self._active if self._acted else self._last_turn_player
+        return None if t is None or not self._still_in[t] else self._names[t]
 
     def pending_infractions(self) -> list[dict[str, Any]]:
         """Unpenalised infractions a knock made now would be judged on."""
         if self.knock_target() is None:
             return []
-        pending = self._cur if self._acted else self._prev
+        pending = self._pending_this_turn if self._acted else self._pending_last_turn
         return [dict(self._infractions[i]) for i in pending]
 
     def next_table_card(self) -> int | None:
@@ -1025,13 +978,14 @@ class TockGame(Game):
             "center": list(self._center),
             "piles": [list(p) for p in self._piles],
             "stocks": [list(s) for s in self._stocks],
-            "in": list(self._in),
+            "in": list(self._still_in),
             "out": list(self._out),
             "active": self._active,
             "acted": self._acted,
-            "cur": list(self._cur),
-            "prev_player": self._prev_player,
-            "prev": list(self._prev),
+            "cur": list(self._pending_this_turn),
+            # Once the player to move has acted, the last turn is closed to knocks.
+            "prev_player": None if self._acted else self._last_turn_player,
+            "prev": [] if self._acted else list(self._pending_last_turn),
             "infractions": [dict(i) for i in self._infractions],
             "knocks": [dict(k) for k in self._knocks],
             "status": self._status,
@@ -1056,6 +1010,7 @@ class TockGame(Game):
             g = cls()
             g._names = tuple(state["players"])
             g._idx = {p: i for i, p in enumerate(g._names)}
+            g._dest = {**g._idx, "center": -1}
             g._n = len(g._names)
             g.mode = state["mode"]
             g.seed = state["seed"]
@@ -1067,13 +1022,13 @@ class TockGame(Game):
             g._fit = _fit_table(g._center)
             g._piles = [bytearray(p) for p in state["piles"]]
             g._stocks = [bytearray(s) for s in state["stocks"]]
-            g._in = list(state["in"])
+            g._still_in = list(state["in"])
             g._out = list(state["out"])
             g._active = state["active"]
             g._acted = state["acted"]
-            g._cur = list(state["cur"])
-            g._prev_player = state["prev_player"]
-            g._prev = list(state["prev"])
+            g._pending_this_turn = tuple(state["cur"])
+            g._last_turn_player = state["prev_player"]
+            g._pending_last_turn = tuple(state["prev"])
             g._infractions = [dict(i) for i in state["infractions"]]
             g._knocks = [dict(k) for k in state["knocks"]]
             g._status = state["status"]
@@ -1087,12 +1042,3 @@ class TockGame(Game):
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt TOCK state: {exc!r}") from None
         return g
-
-
-_HANDLERS = {
-    "play": TockGame._on_play,
-    "draw": TockGame._on_draw,
-    "flip": TockGame._on_flip,
-    "tock": TockGame._on_tock,
-    "end": TockGame._on_end,
-}
