@@ -109,17 +109,6 @@ class TestStock:
         with pytest.raises(IllegalMove, match="forgot_discard: top card 12 fits ben"):
             both(lambda: self.stock_position("strict"), draw("ana", 14, "ben"))
 
-    def test_drawn_stock_card_that_fits_nowhere_starts_a_new_discard(self):
-        g = position(
-            {"ana": [21], "ben": [15, 13]},
-            stocks={"ana": [12, 17], "ben": [16, 18, 19, 20, 14, 11]},
-            center=END_CENTER,
-        )
-        g.push(draw("ana", 17, "ana"))  # 17 fits nowhere: onto the discard, turn ends
-        s = g.summary()
-        assert s["piles"]["ana"] == [21, 17] and s["stocks"]["ana"] == [12]
-        assert g.turn == "ben" and s["infractions"] == []
-
 
 # --------------------------------------------------------------------------- going out
 class TestGoingOutAudit:
@@ -224,16 +213,6 @@ class TestKnockAudit:
         assert s["knocks"][0]["against"] == "ana" and s["knocks"][0]["correct"] is False
         assert g.turn == "ben" and g.knock_target() == "ana"
         assert s["piles"]["dan"] == [17, 14, 5, 2, 3]
-
-    def test_gone_out_player_cannot_knock(self):
-        def make():
-            return position(
-                {"ana": [11], "ben": [13, 15], "cai": [12, 14, 16, 17, 18, 19, 20, 21]},
-                center=END_CENTER,
-            )
-
-        with pytest.raises(IllegalMove, match="ana has gone out and cannot knock"):
-            both(make, play("ana", 11, "center"), flip("ben"), tock("ana"))
 
     def test_knock_before_the_first_turn_has_begun(self):
         for first in (None, "cai"):
@@ -375,11 +354,6 @@ class TestEndAudit:
             "referee": "rita",
             "placements_given": True,
         }
-
-    def test_end_without_placements_computes_them(self):
-        g = self.one_out()
-        g.push({"type": "end", "reason": "time"})
-        assert g.placements() == {"ana": 1, "ben": 2, "cai": 3, "dan": 3}
 
     AFTER_END = [
         play("ana", 11, "center"),
