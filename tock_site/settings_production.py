@@ -28,4 +28,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# Mail only when configured (DJANGO_EMAIL_URL or EMAIL_HOST): otherwise password reset
+# is not offered at all rather than "sent" nowhere.
+MAIL_ENABLED = MAIL_CONFIGURED  # noqa: F405
+if not MAIL_ENABLED:
+    EMAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
 LOGGING["root"]["level"] = env("DJANGO_LOG_LEVEL", default="INFO")  # noqa: F405

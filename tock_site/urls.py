@@ -1,11 +1,48 @@
 """Top-level URLs."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from tock_site import views
+from tock_site.accounts import views as account_views
+from tock_site.accounts.mail import mail_required
 from tournaments import views as tournament_views
+
+# django.contrib.auth.urls, with password reset only while the site can send mail
+# (404 otherwise, and no link on the login page: tock_site.accounts.mail).
+account_urls = [
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path(
+        "password_reset/",
+        mail_required(auth_views.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
+    path(
+        "password_reset/done/",
+        mail_required(auth_views.PasswordResetDoneView.as_view()),
+        name="password_reset_done",
+    ),
+    path(
+        "reset/<uidb64>/<token>/",
+        mail_required(auth_views.PasswordResetConfirmView.as_view()),
+        name="password_reset_confirm",
+    ),
+    path(
+        "reset/done/",
+        mail_required(auth_views.PasswordResetCompleteView.as_view()),
+        name="password_reset_complete",
+    ),
+    path("unlock/", account_views.unlock, name="login-unlock"),
+]
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
@@ -13,6 +50,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("tournaments.api.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(account_urls)),
     path("", include("tournaments.urls")),
 ]

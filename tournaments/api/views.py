@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib.auth import authenticate
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
@@ -26,17 +27,21 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from games.errors import MalformedInput
 from games.selectors import game_derived_state, game_log_text
 from games.services import MAX_LOG_BYTES
+from tock_site.accounts.client import client_ip
+from tock_site.accounts.lockout import lock_retry_after, lockout_message
+from tock_site.accounts.throttling import ResilientScopedRateThrottle
 from tournaments.api.pagination import PAGE_PARAMETERS, BoundedLimitOffsetPagination
 from tournaments.api.parsers import (
     JSONLinesParser,
@@ -162,6 +167,18 @@ PAGINATED_PLAYERS = _paginated(PlayerSerializer, "PaginatedPlayerList")
 # --------------------------------------------------------------------------- auth
 
 
+class LockedOut(APIException):
+    """429 for a (username, address) pair locked by axes (see tock_site.accounts.lockout)."""
+
+    status_code = status.HTTP_429_TOO_MANY_REQUESTS
+    default_code = "locked_out"
+
+    def __init__(self, *, wait: int) -> None:
+        # A dict detail is the body as it is: the API's error shape with its code.
+        super().__init__(detail={"detail": lockout_message(), "code": "locked_out"})
+        self.wait = wait  # DRF's handler turns it into Retry-After
+
+
 @extend_schema(
     tags=["auth"],
     summary="Obtain an API token with username and password",
@@ -169,7 +186,12 @@ PAGINATED_PLAYERS = _paginated(PlayerSerializer, "PaginatedPlayerList")
         200: inline_serializer(name="AuthTokenResponse", fields={"token": serializers.CharField()}),
         400: OpenApiResponse(ErrorSerializer, description="Missing or wrong credentials."),
         429: OpenApiResponse(
-            ErrorSerializer, description="Too many attempts from this address; see Retry-After."
+            ErrorSerializer,
+            description=(
+                "Too many attempts from this address (code `throttled`), or this account "
+                "is locked for this address after repeated wrong passwords (code "
+                "`locked_out`, at most 15 minutes); see Retry-After."
+            ),
         ),
     },
 )
@@ -179,9 +201,36 @@ class TokenObtainApi(ObtainAuthToken):
 
     authentication_classes: list[Any] = []  # credentials are in the body; no CSRF needed
     renderer_classes = [JSONRenderer]
-    # Password guessing: a few tries a minute per client address (429 beyond).
-    throttle_classes = [ScopedRateThrottle]
+    # Password guessing: a few tries a minute per client address (429 beyond), the
+    # address as configured (TRUSTED_PROXIES); open while the cache is unreachable.
+    throttle_classes = [ResilientScopedRateThrottle]
     throttle_scope = "auth-token"
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # The password check goes through the login lock (axes) with the Django request,
+        # like the login forms: a locked (username, address) pair gets 429 even with the
+        # right password.
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        django_request = request._request
+        user = authenticate(
+            request=django_request,
+            username=serializer.validated_data["username"],
+            password=serializer.validated_data["password"],
+        )
+        if getattr(django_request, "axes_locked_out", False):
+            raise LockedOut(
+                wait=lock_retry_after(
+                    username=serializer.validated_data["username"],
+                    ip_address=client_ip(django_request),
+                )
+            )
+        if user is None:
+            raise serializers.ValidationError(
+                _("Unable to log in with provided credentials."), code="authorization"
+            )
+        token, _created = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
 
 
 # --------------------------------------------------------------------------- leagues
