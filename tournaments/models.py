@@ -48,6 +48,13 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="player",
     )
+    hidden = models.BooleanField(
+        _("hidden from public pages"),
+        default=False,
+        help_text=_(
+            "Public pages and the API show this player under a neutral name; results stay."
+        ),
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
