@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameNotFound
 from games.models import Game
-from tournaments.errors import NotAllowed
+from tournaments.errors import NotAllowed, NotFound
 from tournaments.models import League, Role, Table, Tournament, TournamentRole
 
 
@@ -164,4 +165,80 @@ def ensure_can_record_game(*, user: Any, game: Game) -> None:
 
 def ensure_can_view_tournament(*, user: Any, tournament: Tournament) -> None:
     if not user_can_view_tournament(user=user, tournament=tournament):
+        raise _deny(user)
+
+
+# --------------------------------------------------------------------------- players' privacy
+
+
+def _player_tournaments(*, player: Any) -> Any:
+    """The tournaments ``player`` is registered or seated in (a queryset, for subqueries)."""
+    return Tournament.objects.filter(
+        Q(registrations__player=player) | Q(rounds__tables__seats__player=player)
+    )
+
+
+def user_is_player(*, user: Any, player: Any) -> bool:
+    """The user's account is linked to ``player``."""
+    return user_is_signed_in(user=user) and player.user_id is not None and player.user_id == user.pk
+
+
+def user_organizes_player(*, user: Any, player: Any) -> bool:
+    """Organizers of any tournament ``player`` plays in (tournament or league organizers)."""
+    if not user_is_signed_in(user=user):
+        return False
+    return (
+        _player_tournaments(player=player)
+        .filter(Q(roles__user=user, roles__role=Role.ORGANIZER) | Q(league__organizers=user))
+        .exists()
+    )
+
+
+def user_staffs_player(*, user: Any, player: Any) -> bool:
+    """Staff (any role, league organizers) of any tournament ``player`` plays in."""
+    if not user_is_signed_in(user=user):
+        return False
+    return (
+        _player_tournaments(player=player)
+        .filter(Q(roles__user=user) | Q(league__organizers=user))
+        .exists()
+    )
+
+
+def user_can_see_hidden_player(*, user: Any, player: Any) -> bool:
+    """Who sees a hidden player's real name and profile: superusers, the player, and the
+    staff of their tournaments (they run the event)."""
+    return (
+        user_is_superuser(user=user)
+        or user_is_player(user=user, player=player)
+        or user_staffs_player(user=user, player=player)
+    )
+
+
+def user_can_hide_player(*, user: Any, player: Any) -> bool:
+    """The player themself, organizers of any tournament they play in, superusers."""
+    return (
+        user_is_superuser(user=user)
+        or user_is_player(user=user, player=player)
+        or user_organizes_player(user=user, player=player)
+    )
+
+
+def ensure_can_hide_player(*, user: Any, player: Any) -> None:
+    """Anonymous: "You must be signed in" (403); a user who may not even see the (hidden)
+    player: ``NotFound`` (404, like a missing handle); anyone else refused: 403."""
+    if user_can_hide_player(user=user, player=player):
+        return
+    if (
+        user_is_signed_in(user=user)
+        and player.hidden
+        and not user_can_see_hidden_player(user=user, player=player)
+    ):
+        raise NotFound()
+    raise _deny(user)
+
+
+def ensure_can_erase_player(*, user: Any) -> None:
+    """Erasing a player is for superusers (``SYSTEM`` included: the command)."""
+    if not user_is_superuser(user=user):
         raise _deny(user)

@@ -16,6 +16,7 @@ from tournaments.services.core import (
     validate_scoring,
     validate_table_size,
 )
+from tournaments.services.players import player_erase, player_set_hidden
 from tournaments.services.progression import round_create_next, round_refresh_status
 from tournaments.services.recording import (
     friendly_game_create,
@@ -33,6 +34,8 @@ __all__ = [
     "game_refresh",
     "league_create",
     "player_create",
+    "player_erase",
+    "player_set_hidden",
     "registration_check_in",
     "registration_create",
     "registration_drop",

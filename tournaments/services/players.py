@@ -1,0 +1,174 @@
+"""Players' privacy (GDPR): hide a profile from public pages, erase a player.
+
+* :func:`player_set_hidden` -- the player (their linked account), an organizer of any
+  tournament they play in, or a superuser hides (or shows again) the player's profile.
+  Nothing stored changes but the flag: public pages and the API show a hidden player
+  under a neutral label (``tournaments.selectors.privacy``), results stay.
+* :func:`player_erase` -- superusers only. Handle and display name become a pseudonym
+  everywhere, inside the stored game logs too (the one documented exception to
+  append-only logs, see :func:`games.services.game_rename_player`); every game is
+  replayed to prove its result by seat is unchanged, so everyone else's games,
+  standings and ratings stay as they were (ratings are keyed by player id). The user
+  account is unlinked, not deleted.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from games.kinds import reserved_names
+from games.models import Game
+from games.services import game_rename_player
+from tournaments.errors import InvalidState, NotFound
+from tournaments.models import Player, Seat
+from tournaments.permissions import (
+    ensure_can_erase_player,
+    ensure_can_hide_player,
+    ensure_signed_in,
+    user_is_signed_in,
+)
+
+logger = logging.getLogger("tournaments.privacy")
+
+#: Prefix of the pseudonymous handle an erased player gets.
+ERASED_PREFIX = "erased-"
+
+
+def _locked_player(player: Player | int | str) -> Player:
+    """The player (a Player, an id or a handle) with its row locked."""
+    qs = Player.objects.select_for_update()
+    try:
+        if isinstance(player, Player):
+            return qs.get(pk=player.pk)
+        if isinstance(player, int):
+            return qs.get(pk=player)
+        return qs.get(handle=str(player))
+    except Player.DoesNotExist as exc:
+        raise NotFound() from exc
+
+
+def player_set_hidden(*, player: Player | int | str, hidden: bool, user: Any) -> Player:
+    """Hide the player from public pages (``hidden=True``) or show them again.
+
+    Allowed for the player themself (``Player.user``), organizers of any tournament they
+    are registered or seated in, and superusers; anonymous users are refused
+    (:class:`NotAllowed`), strangers too (403, or 404 when the player is hidden from
+    them). Idempotent; returns the fresh player.
+    """
+    ensure_signed_in(user=user)
+    with transaction.atomic():
+        player = _locked_player(player)
+        ensure_can_hide_player(user=user, player=player)
+        if player.hidden != bool(hidden):
+            player.hidden = bool(hidden)
+            player.save(update_fields=["hidden"])
+            logger.info(
+                "player %s %s by user %s",
+                player.pk,
+                "hidden" if hidden else "shown",
+                getattr(user, "pk", None) or "system",
+            )
+    return player
+
+
+def _new_pseudonym() -> str:
+    """A free, valid handle that no kind reserves: ``erased-<12 hex digits>``."""
+    reserved = reserved_names()
+    for _attempt in range(20):
+        handle = f"{ERASED_PREFIX}{secrets.token_hex(6)}"
+        if (
+            slugify(handle) == handle
+            and handle not in reserved
+            and not Player.objects.filter(handle=handle).exists()
+        ):
+            return handle
+    raise InvalidState(_("No free pseudonym was found; try again."))  # pragma: no cover
+
+
+def _games_of(player: Player) -> list[int]:
+    """Ids of every game naming the player's handle as a player: their seats' games and
+    friendly games (found by a text match on ``players``, then checked exactly)."""
+    handle = player.handle
+    ids = set(Seat.objects.filter(player=player).values_list("table__game_id", flat=True))
+    for pk, players in Game.objects.filter(players__icontains=f'"{handle}"').values_list(
+        "pk", "players"
+    ):
+        if handle in (players or []):
+            ids.add(pk)
+    return sorted(ids)
+
+
+def _scrub_admin_log(*, old_texts: list[str], new: str) -> int:
+    """Replace the old names in the admin's history (``LogEntry.object_repr``: a player,
+    seat, registration or game as it was written then). Returns the rows changed."""
+    from django.contrib.admin.models import LogEntry
+    from django.db.models import Q
+
+    query = Q()
+    for text in old_texts:
+        query |= Q(object_repr__icontains=text)
+    changed = []
+    for entry in LogEntry.objects.filter(query).only("pk", "object_repr"):
+        repr_ = entry.object_repr
+        for text in old_texts:
+            lower = repr_.lower()
+            start = lower.find(text.lower())
+            while start >= 0:
+                repr_ = repr_[:start] + new + repr_[start + len(text) :]
+                lower = repr_.lower()
+                start = lower.find(text.lower(), start + len(new))
+        entry.object_repr = repr_
+        changed.append(entry)
+    LogEntry.objects.bulk_update(changed, ["object_repr"])
+    return len(changed)
+
+
+def player_erase(*, player: Player | int | str, user: Any) -> Player:
+    """Erase a player's identity (GDPR right to erasure). Superusers only.
+
+    In one transaction, with the player's row and every game of theirs locked (games in
+    id order, like every other writer):
+
+    1. a pseudonym ``erased-<random>`` (a valid, free handle no kind reserves) replaces
+       the handle in every game they played: players, start event, placements, every
+       logged event (:func:`games.services.game_rename_player`, which replays the
+       rewritten log and refuses if any result by seat would change);
+    2. handle and display name become the pseudonym, the user account is unlinked
+       (``Player.user = None``; the account itself is not deleted);
+    3. the old names are replaced in the admin's history (``LogEntry.object_repr``).
+
+    Ratings, rating changes, registrations and seats point at the player by id and need
+    no change. An audit line (``tournaments.privacy`` logger) names the player's id, the
+    pseudonym and the acting user -- never the old names. Returns the erased player.
+    """
+    ensure_can_erase_player(user=user)
+    with transaction.atomic():
+        player = _locked_player(player)
+        old_handle, old_name = player.handle, player.display_name
+        if old_handle.startswith(ERASED_PREFIX) and old_name == old_handle:
+            return player  # already erased
+        new = _new_pseudonym()
+        texts = [t for t in {old_name, old_handle} if t]
+        game_ids = _games_of(player)
+        for game_id in game_ids:
+            game_rename_player(game=game_id, old=old_handle, new=new, texts=[old_name])
+        player.handle = new
+        player.display_name = new
+        player.user = None
+        player.save(update_fields=["handle", "display_name", "user"])
+        admin_rows = _scrub_admin_log(old_texts=sorted(texts, key=len, reverse=True), new=new)
+        logger.warning(
+            "player %s erased as %s by user %s: %d games rewritten, %d admin log entries",
+            player.pk,
+            new,
+            user.pk if user_is_signed_in(user=user) else "system",
+            len(game_ids),
+            admin_rows,
+        )
+    return player
