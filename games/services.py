@@ -488,7 +488,8 @@ def game_rename_player(
     to "events are never edited": the log keeps its meaning, only a name changes.
 
     ``texts`` (e.g. the player's display name) are scrubbed from callers' free-text
-    metadata (``_``-prefixed keys) as well. Proven before anything is written: the
+    metadata (``_``-prefixed keys) as well; a game ``old`` did not play in only gets
+    its metadata scrubbed (a note naming them). Proven before anything is written: the
     rewritten log must replay to the same status, event count and placements by seat
     (else :class:`ResultConflict` and nothing changes), so nobody's result, standings or
     ratings move. ``result_version`` is not bumped (the result did not change).
@@ -500,8 +501,6 @@ def game_rename_player(
     with transaction.atomic():
         game = _locked(game)
         players = list(game.players)
-        if old not in players:
-            return RecordOutcome(game=game, events_added=0, result_changed=False)
         if new in players:
             raise ResultConflict(
                 _("%(name)s already plays in game %(game)d.") % {"name": new, "game": game.pk}
@@ -517,6 +516,8 @@ def game_rename_player(
             if data != row.data:
                 row.data = data
                 changed_rows.append(row)
+        if not changed_rows and old not in players:
+            return RecordOutcome(game=game, events_added=0, result_changed=False)
         if events:
             try:
                 eng = engine.replay(events)

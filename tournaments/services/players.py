@@ -14,16 +14,18 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games.kinds import reserved_names
-from games.models import Game
+from games.models import Game, GameEvent
 from games.services import game_rename_player
 from tournaments.errors import InvalidState, NotFound
 from tournaments.models import Player, Seat
@@ -91,16 +93,24 @@ def _new_pseudonym() -> str:
     raise InvalidState(_("No free pseudonym was found; try again."))  # pragma: no cover
 
 
+def _json_forms(text: str) -> set[str]:
+    """``text`` as it may appear in stored JSON: as is (PostgreSQL's jsonb) and with
+    non-ASCII characters escaped (SQLite stores ``json.dumps`` output)."""
+    return {text, json.dumps(text)[1:-1]}
+
+
 def _games_of(player: Player) -> list[int]:
-    """Ids of every game naming the player's handle as a player: their seats' games and
-    friendly games (found by a text match on ``players``, then checked exactly)."""
-    handle = player.handle
+    """Ids of every game that names the player: their seats' games, friendly games
+    (a text match on ``players``), and games whose events mention the handle or the
+    display name anywhere (e.g. a scorekeeper's note in another game)."""
+    handle, name = player.handle, player.display_name
     ids = set(Seat.objects.filter(player=player).values_list("table__game_id", flat=True))
-    for pk, players in Game.objects.filter(players__icontains=f'"{handle}"').values_list(
-        "pk", "players"
-    ):
-        if handle in (players or []):
-            ids.add(pk)
+    ids |= set(Game.objects.filter(players__icontains=f'"{handle}"').values_list("pk", flat=True))
+    mentions = Q()
+    for text in {handle, name} - {""}:
+        for form in _json_forms(text):
+            mentions |= Q(data__icontains=form)
+    ids |= set(GameEvent.objects.filter(mentions).values_list("game_id", flat=True).distinct())
     return sorted(ids)
 
 
@@ -108,7 +118,6 @@ def _scrub_admin_log(*, old_texts: list[str], new: str) -> int:
     """Replace the old names in the admin's history (``LogEntry.object_repr``: a player,
     seat, registration or game as it was written then). Returns the rows changed."""
     from django.contrib.admin.models import LogEntry
-    from django.db.models import Q
 
     query = Q()
     for text in old_texts:
