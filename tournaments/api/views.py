@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiResponse,
@@ -205,6 +206,22 @@ class TokenObtainApi(ObtainAuthToken):
     # address as configured (TRUSTED_PROXIES); open while the cache is unreachable.
     throttle_classes = [ResilientScopedRateThrottle]
     throttle_scope = "auth-token"
+
+    class InputSerializer(serializers.Serializer):
+        # DRF's AuthTokenSerializer authenticates in validate() with the DRF request,
+        # which axes cannot flag: only the fields here, the check in post().
+        username = serializers.CharField(label=gettext_lazy("Username"), write_only=True)
+        password = serializers.CharField(
+            label=gettext_lazy("Password"),
+            style={"input_type": "password"},
+            trim_whitespace=False,
+            write_only=True,
+        )
+
+        class Meta:
+            ref_name = "AuthToken"
+
+    serializer_class = InputSerializer
 
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # The password check goes through the login lock (axes) with the Django request,
