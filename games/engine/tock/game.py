@@ -381,16 +381,14 @@ class TockGame(Game):
                             j = dest[ev["to"]]
                         except (KeyError, TypeError):
                             player = None
-                        if player == myname and (
-                            (type(named) is int and 0 < named <= TRAVIESO) or named is None
-                        ):
+                        # (a card out of range is caught where it makes a check fail)
+                        if player == myname and (type(named) is int or named is None):
                             if kind == "draw":
                                 move = DRAW
                             elif kind == "play" and size == 4:
                                 move = PLAY
                     elif size == 2 and ev.get("player") == myname and ev.get("type") == "flip":
                         move, named, j = FLIP, None, None
-                turn_over = False
                 if not move:
                     j = None
                     if type(ev) is not dict:
@@ -424,35 +422,37 @@ class TockGame(Game):
                             to, series = ev.get("to"), ev.get("series")
                 if move:
                     # -- 2. the card ----------------------------------------------------
-                    may_settle = False
                     if move == DRAW:
                         if table:
                             if deck is not None:
                                 c = deck[pos]
                                 if named is not None and named != c:
+                                    self._card_field(ev, False)
                                     raise IllegalMove(
                                         f"the next face-down table card is {c}, not {named}"
                                     )
-                            elif named is None:
-                                raise InvalidEvent(_CARD_REQUIRED)
-                            elif counts[named]:  # type: ignore[index]
+                            elif named is not None and 0 < named <= TRAVIESO and counts[named]:  # type: ignore[index]
                                 c = named
                             else:
+                                self._card_field(ev, True)
                                 raise IllegalMove(f"no {named} is left face down on the table")
                         else:
                             stock = stocks[me]  # type: ignore[index]
                             if not stock:
+                                self._card_field(ev, False)
                                 raise IllegalMove(self._nothing_to_draw(me))  # type: ignore[arg-type]
                             c = stock[-1]
                             if named is not None and named != c:
+                                self._card_field(ev, False)
                                 raise IllegalMove(
                                     f"the top of {myname}'s stock is {c}, not {named}"
                                 )
                     elif move == PLAY:
                         c = tops[me]  # type: ignore[index]
-                        if c == EMPTY:
-                            raise IllegalMove(f"{myname} has no face-up card to play")
-                        if named != c:
+                        if named != c or c == EMPTY:
+                            self._card_field(ev, True)
+                            if c == EMPTY:
+                                raise IllegalMove(f"{myname} has no face-up card to play")
                             raise IllegalMove(f"{myname}'s top card is {c}, not {named}")
                     elif table:
                         raise IllegalMove(f"cannot flip while {table} face-down table cards remain")
@@ -487,8 +487,8 @@ class TockGame(Game):
                     # wrong_discard) and of a card put on another player's discard
                     # (the center first, else forgot_center).
                     kinds = None
-                    if move != PLAY:
-                        own = tops[me]  # type: ignore[index]
+                    own = tops[me]  # type: ignore[index]
+                    if move != PLAY and own != EMPTY:
                         # (``own`` is never next to itself: no need to leave it out)
                         below, above = fits_on[own]
                         if fit[own] >= 0 or below in tops or above in tops:
@@ -497,32 +497,54 @@ class TockGame(Game):
                                     FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}"
                                 )
                             kinds = [FORGOT_DISCARD]
-                    if j is not None:
-                        if j == me:
-                            fits = fit[c] >= 0
-                            if not fits:
-                                below, above = fits_on[c]
-                                own = tops[me]  # type: ignore[index]
-                                tops[me] = EMPTY  # type: ignore[index]
-                                fits = below in tops or above in tops
-                                tops[me] = own  # type: ignore[index]
-                            if fits:
-                                if strict:
-                                    raise _strict_refusal(
-                                        WRONG_DISCARD, f"drawn {c} fits {self._where(c, me)}"
-                                    )
-                                kinds = [*(kinds or ()), WRONG_DISCARD]
-                        elif j >= 0:
-                            if tops[j] not in fits_on[c]:
-                                raise IllegalMove(self._no_fit_player(c, j))
-                            if fit[c] >= 0:
-                                if strict:
-                                    drawn = "drawn " if move == DRAW else ""
-                                    raise _strict_refusal(
-                                        FORGOT_CENTER, f"{drawn}{c} fits the center"
-                                    )
-                                kinds = [*(kinds or ()), FORGOT_CENTER]
-                    # -- 5. applying ----------------------------------------------------
+                    # -- 5. applying: onto the destination (judged first), then from the
+                    # source. Nothing has changed before the last check above.
+                    if j is None:  # a flip
+                        may_settle = False
+                    elif j < 0:
+                        if c == 1:  # opens series ``series``; _fit follows
+                            center.append(1)
+                            fit[1] = len(center) if len(center) < SERIES else -1
+                            if fit[2] < 0:
+                                fit[2] = series  # type: ignore[call-overload]
+                            may_settle = False
+                        else:
+                            # Only two entries of _fit change: who takes c now (the
+                            # first series with c - 1 on top, if any) and c + 1 (series
+                            # ``series`` now, unless an earlier series had c on top).
+                            center[series] = c  # type: ignore[index]
+                            fit[c] = center.index(c - 1) if c - 1 in center else -1
+                            may_settle = c == TOP  # maybe all six series are complete
+                            if not may_settle and (fit[c + 1] < 0 or fit[c + 1] > series):  # type: ignore[operator]
+                                fit[c + 1] = series  # type: ignore[call-overload]
+                    elif j == me:
+                        fits = fit[c] >= 0
+                        if not fits:
+                            below, above = fits_on[c]
+                            own = tops[me]  # type: ignore[index]
+                            tops[me] = EMPTY  # type: ignore[index]
+                            fits = below in tops or above in tops
+                            tops[me] = own  # type: ignore[index]
+                        if fits:
+                            if strict:
+                                raise _strict_refusal(
+                                    WRONG_DISCARD, f"drawn {c} fits {self._where(c, me)}"
+                                )
+                            kinds = [*(kinds or ()), WRONG_DISCARD]
+                        piles[me].append(c)  # type: ignore[index]
+                        tops[me] = c  # type: ignore[index]
+                        may_settle = False
+                    else:
+                        if tops[j] not in fits_on[c]:
+                            raise IllegalMove(self._no_fit_player(c, j))
+                        if fit[c] >= 0:
+                            if strict:
+                                drawn = "drawn " if move == DRAW else ""
+                                raise _strict_refusal(FORGOT_CENTER, f"{drawn}{c} fits the center")
+                            kinds = [*(kinds or ()), FORGOT_CENTER]
+                        piles[j].append(c)
+                        tops[j] = c
+                        may_settle = False
                     if move == DRAW:
                         if table:
                             if deck is not None:
@@ -530,22 +552,27 @@ class TockGame(Game):
                             else:
                                 counts[c] -= 1  # type: ignore[index]
                             table -= 1
-                            may_settle = not table  # empty players go out
+                            if not table:
+                                may_settle = True  # empty players go out
                         else:
                             stock.pop()
-                            may_settle = not stock and not piles[me]  # me's last own card
+                            if not stock and not piles[me]:  # type: ignore[index]
+                                may_settle = True  # me's last own card
                         turn_over = j == me  # a drawn card on the own discard ends the turn
                     elif move == PLAY:
+                        turn_over = False
                         pile = piles[me]  # type: ignore[index]
                         pile.pop()
                         if pile:
                             tops[me] = pile[-1]  # type: ignore[index]
                         else:
                             tops[me] = EMPTY  # type: ignore[index]
-                            may_settle = not table and not stocks[me]  # type: ignore[index]
+                            if not table and not stocks[me]:  # type: ignore[index]
+                                may_settle = True  # me's last own card
                     else:
                         # Turned over as one block: the old bottom card ends on top of the
                         # stock. Nobody's own cards change, so nothing settles.
+                        turn_over = False
                         pile = piles[me]  # type: ignore[index]
                         pile.reverse()
                         stocks[me] = pile  # type: ignore[index]
@@ -553,26 +580,6 @@ class TockGame(Game):
                         tops[me] = EMPTY  # type: ignore[index]
                         parts[1 + me] = piles[me]  # type: ignore[operator]
                         parts[1 + n + me] = pile  # type: ignore[operator]
-                    if j is None:
-                        pass
-                    elif j >= 0:
-                        piles[j].append(c)
-                        tops[j] = c
-                    elif c == 1:  # onto the center: opens series ``series``; _fit follows
-                        center.append(1)
-                        fit[1] = len(center) if len(center) < SERIES else -1
-                        if fit[2] < 0:
-                            fit[2] = series  # type: ignore[call-overload]
-                    else:
-                        # Only two entries of _fit change: who takes c now (the first
-                        # series with c - 1 on top, if any) and c + 1 (series ``series``
-                        # now, unless an earlier series already had c on top).
-                        center[series] = c  # type: ignore[index]
-                        fit[c] = center.index(c - 1) if c - 1 in center else -1
-                        if c == TOP:
-                            may_settle = True  # maybe all six series are complete
-                        elif fit[c + 1] < 0 or fit[c + 1] > series:  # type: ignore[operator]
-                            fit[c + 1] = series  # type: ignore[call-overload]
                     acted = True  # the previous turn can no longer be knocked on
                     if kinds:
                         self._record(kinds, me, done + 1)  # type: ignore[arg-type]
