@@ -231,8 +231,8 @@ else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
     MAIL_CONFIGURED = False
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)  # a dead mail server must not hang pages
-DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="TOCK tournaments <noreply@localhost>")
-SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="") or "TOCK tournaments <noreply@localhost>"
+SERVER_EMAIL = env("SERVER_EMAIL", default="") or DEFAULT_FROM_EMAIL
 MAIL_ENABLED = True  # the console counts here; settings_production: MAIL_CONFIGURED
 
 # --- I18N / time --------------------------------------------------------------------------

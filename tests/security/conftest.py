@@ -16,6 +16,12 @@ from tournaments.models import Role
 PASSWORD = "a-long-password-1"
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Hundreds of password checks: a fast hasher (the lock logic does not depend on it)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 def make_user(username: str, **extra) -> object:
     user = get_user_model().objects.create_user(username=username, password=PASSWORD, **extra)
     return user
