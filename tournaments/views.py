@@ -21,7 +21,7 @@ from games.errors import GameNotFound
 from games.kinds import rules_kinds
 from games.presenters import game_view
 from games.selectors import game_derived_state
-from ratings.selectors import league_top_ratings, player_rating_histories
+from ratings.selectors import player_rating_histories
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES
@@ -31,6 +31,7 @@ from tournaments.selectors import (
     home_tournaments,
     league_get_visible,
     league_list,
+    league_top_ratings_shown,
     player_get_with_ratings,
     player_list_with_ratings,
     player_recent_seats,
@@ -115,7 +116,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "league": league,
             "tournaments": list(tournament_list_visible(user=request.user, league=league)),
-            "top_ratings": league_top_ratings(league=league),
+            "top_ratings": league_top_ratings_shown(league=league, user=request.user),
         },
     )
 
@@ -123,7 +124,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @_hidden_as_404
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_get_visible(tournament_id=pk, user=request.user)
-    rounds = tournament_rounds_detail(tournament=tournament)
+    rounds = tournament_rounds_detail(tournament=tournament, user=request.user)
     tiebreaks = [(key, TIEBREAK_CHOICES.get(key, key)) for key in tournament.tiebreaks or []]
     return render(
         request,
@@ -133,7 +134,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "current_round": rounds[0] if rounds else None,
             "seat_finder": round_seat_finder(round=rounds[0]) if rounds else [],
-            "standings": tournament_standings(tournament=tournament),
+            "standings": tournament_standings(tournament=tournament, user=request.user),
             "points": tournament_points(tournament),
             "tiebreaks": tiebreaks,
             "tiebreak_keys": {key for key, _label in tiebreaks},
@@ -148,13 +149,16 @@ def player_list_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/player_list.html",
-        {"players": list(player_list_with_ratings(search=query)[:200]), "q": query},
+        {
+            "players": list(player_list_with_ratings(search=query, user=request.user)[:200]),
+            "q": query,
+        },
     )
 
 
 @_hidden_as_404
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
-    player = player_get_with_ratings(handle=handle)
+    player = player_get_with_ratings(handle=handle, user=request.user)
     histories = player_rating_histories(player=player)
     ratings = []
     for rating in player.ratings.all():

@@ -38,7 +38,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import MalformedInput
-from games.selectors import game_derived_state, game_log_text
+from games.selectors import game_derived_state
 from games.services import MAX_LOG_BYTES
 from tock_site.accounts.client import client_ip
 from tock_site.accounts.lockout import lock_retry_after, lockout_message
@@ -71,6 +71,7 @@ from tournaments.models import TournamentStatus
 from tournaments.selectors import (
     game_events,
     game_get_visible,
+    game_log_text_visible,
     league_detail,
     league_get_visible,
     league_list,
@@ -355,7 +356,7 @@ class TournamentStandingsApi(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
-        rows = tournament_standings(tournament=tournament)
+        rows = tournament_standings(tournament=tournament, user=request.user)
         return Response(StandingRowSerializer(rows, many=True).data)
 
 
@@ -367,7 +368,7 @@ class TournamentRoundsApi(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
-        rounds = tournament_rounds_detail(tournament=tournament)
+        rounds = tournament_rounds_detail(tournament=tournament, user=request.user)
         return Response(RoundSerializer(rounds, many=True).data)
 
 
@@ -393,7 +394,9 @@ class PlayerListApi(ApiView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        players = player_list_with_ratings(search=filters.validated_data.get("q"))
+        players = player_list_with_ratings(
+            search=filters.validated_data.get("q"), user=request.user
+        )
         return _page(
             self,
             request,
@@ -423,7 +426,7 @@ class PlayerDetailApi(ApiView):
         responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, handle: str) -> Response:
-        return Response(self.OutputSerializer(player_detail(handle=handle)).data)
+        return Response(self.OutputSerializer(player_detail(handle=handle, user=request.user)).data)
 
 
 # --------------------------------------------------------------------------- games
@@ -553,7 +556,7 @@ class GameLogApi(ApiView):
     def get(self, request: Request, game_id: int) -> Response:
         game, _table = game_get_visible(game_id=game_id, user=request.user)
         return HttpResponse(
-            game_log_text(game=game), content_type="application/x-ndjson; charset=utf-8"
+            game_log_text_visible(game=game), content_type="application/x-ndjson; charset=utf-8"
         )
 
     def _log_from_request(self, request: Request) -> Any:

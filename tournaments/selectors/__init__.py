@@ -11,13 +11,19 @@ Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standi
 :mod:`.players`, :mod:`.games`; every public name is importable from here.
 """
 
-from tournaments.selectors.games import game_events, game_get_visible, table_for_game
+from tournaments.selectors.games import (
+    game_events,
+    game_get_visible,
+    game_log_text_visible,
+    table_for_game,
+)
 from tournaments.selectors.leagues import (
     LeagueDetail,
     league_detail,
     league_get,
     league_get_visible,
     league_list,
+    league_top_ratings_shown,
 )
 from tournaments.selectors.players import (
     PlayerDetail,
@@ -29,7 +35,9 @@ from tournaments.selectors.players import (
     player_list_with_ratings,
     player_recent_seats,
     player_summaries,
+    players_listed_q,
 )
+from tournaments.selectors.privacy import hidden_handle, hidden_label
 from tournaments.selectors.standings import StandingRow, tournament_standings
 from tournaments.selectors.tournaments import (
     LeagueRef,
@@ -65,11 +73,15 @@ __all__ = [
     "TournamentDetail",
     "game_events",
     "game_get_visible",
+    "game_log_text_visible",
+    "hidden_handle",
+    "hidden_label",
     "home_tournaments",
     "league_detail",
     "league_get",
     "league_get_visible",
     "league_list",
+    "league_top_ratings_shown",
     "player_detail",
     "player_get",
     "player_get_with_ratings",
@@ -77,6 +89,7 @@ __all__ = [
     "player_list_with_ratings",
     "player_recent_seats",
     "player_summaries",
+    "players_listed_q",
     "registration_list",
     "round_list",
     "round_seat_finder",

@@ -6,10 +6,12 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+import games.engine as engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
-from games.selectors import game_event_list, game_get
-from tournaments.models import Seat, Table
+from games.selectors import game_event_list, game_get, game_log_text
+from tournaments.models import Player, Seat, Table
+from tournaments.selectors.privacy import Masker, mask_game, mask_value
 from tournaments.selectors.visibility import visible_tournament_expression
 
 
@@ -30,7 +32,11 @@ def table_for_game(*, game: Game) -> Table | None:
 def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
     """The game and its table (with round, tournament, league, seats) if the user may see
     it (a friendly game, or one of a tournament they may see); GameNotFound otherwise.
-    3 queries."""
+    3 queries (a friendly game: 1 more, for its hidden players).
+
+    Hidden players the user may not see by name (:mod:`.privacy`) are replaced by their
+    neutral names in the returned game (an unsaved copy), its seats and, through
+    :func:`game_events`, its events."""
     game = game_get(game_id=game_id)
     table = (
         _tables_of(game=game)
@@ -39,12 +45,40 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
     )
     if table is not None and not table.visible:
         raise GameNotFound()
-    return game, table
+    masker = Masker(user=user, tournament=table.round.tournament if table else None)
+    if table is not None:
+        players = [seat.player for seat in table.seats.all()]
+    else:
+        players = list(Player.objects.filter(handle__in=list(game.players or []), hidden=True))
+    names = {}
+    for player in players:
+        shown = masker.player(player)
+        if shown is not player:
+            names[player.handle] = shown.handle
+    if table is not None and names:
+        for seat in table.seats.all():
+            seat.player = masker.player(seat.player)
+    return mask_game(game, names), table
 
 
 def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
-    """The game's events after sequence ``after`` (in order), at most ``limit``. 1 query."""
+    """The game's events after sequence ``after`` (in order), at most ``limit``. 1 query.
+    For a game from :func:`game_get_visible` hidden players keep their neutral names."""
     qs = game_event_list(game=game, after=after)
     if limit is not None:
         qs = qs[:limit]
-    return list(qs)
+    events = list(qs)
+    names = getattr(game, "privacy_names", None)
+    if names:
+        for event in events:
+            event.data = mask_value(event.data, names)
+    return events
+
+
+def game_log_text_visible(*, game: Game) -> str:
+    """The game's log as JSON Lines, as :func:`game_events` shows it (hidden players
+    under their neutral names; a masked log still replays). 1 query."""
+    names = getattr(game, "privacy_names", None)
+    if not names:
+        return game_log_text(game=game)
+    return engine.format_log(mask_value(e.data, names) for e in game_event_list(game=game))

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
 from ratings.selectors import LeaderboardEntry, league_top_ratings
 from tournaments.errors import NotFound
-from tournaments.models import League
-from tournaments.permissions import user_is_signed_in, user_is_superuser
+from tournaments.models import League, Player
+from tournaments.permissions import user_can_manage_league, user_is_signed_in, user_is_superuser
+from tournaments.selectors.privacy import hidden_handle, hidden_label, viewer_player_id
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,38 @@ def league_get_visible(*, slug: str, user: Any) -> League:
     return league
 
 
+def league_top_ratings_shown(
+    *, league: League, user: Any = None, limit: int = 10
+) -> list[LeaderboardEntry]:
+    """The league's best ratings, hidden players under their neutral names (unless the
+    user is a superuser, the league's organizer or the player). 1 query, plus 1 when
+    the list is not empty."""
+    entries = league_top_ratings(league=league, limit=limit)
+    if not entries or user_is_superuser(user=user):
+        return entries
+    hidden = dict(
+        Player.objects.filter(handle__in=[e.handle for e in entries], hidden=True).values_list(
+            "handle", "pk"
+        )
+    )
+    if not hidden or user_can_manage_league(user=user, league=league):
+        return entries
+    own = viewer_player_id(user=user)
+    return [
+        replace(
+            e,
+            handle=hidden_handle(player_id=hidden[e.handle]),
+            display_name=hidden_label(player_id=hidden[e.handle]),
+        )
+        if e.handle in hidden and hidden[e.handle] != own
+        else e
+        for e in entries
+    ]
+
+
 def league_detail(*, slug: str, user: Any, limit: int = 10) -> LeagueDetail:
-    """The visible league with its ``limit`` best ratings. 2 queries."""
+    """The visible league with its ``limit`` best ratings (hidden players under their
+    neutral names). 3 queries."""
     league = league_get_visible(slug=slug, user=user)
     return LeagueDetail(
         slug=league.slug,
@@ -59,5 +90,5 @@ def league_detail(*, slug: str, user: Any, limit: int = 10) -> LeagueDetail:
         kind=league.kind,
         description=league.description,
         is_public=league.is_public,
-        top_ratings=league_top_ratings(league=league, limit=limit),
+        top_ratings=league_top_ratings_shown(league=league, user=user, limit=limit),
     )

@@ -16,6 +16,11 @@ from ratings.selectors import (
 )
 from tournaments.errors import NotFound
 from tournaments.models import Player, Seat
+from tournaments.permissions import (
+    user_can_see_hidden_player,
+    user_is_signed_in,
+    user_is_superuser,
+)
 from tournaments.selectors.visibility import visible_tournaments_q
 
 
@@ -45,23 +50,45 @@ def player_get(*, handle: str) -> Player:
         raise NotFound() from exc
 
 
-def player_list(*, search: str | None = None) -> QuerySet[Player]:
-    qs = Player.objects.all()
+def players_listed_q(*, user: Any) -> Q:
+    """Players a user finds in lists and search: not hidden ones, except their own
+    player; superusers find everyone."""
+    if user_is_superuser(user=user):
+        return Q()
+    if user_is_signed_in(user=user):
+        return Q(hidden=False) | Q(user_id=user.pk)
+    return Q(hidden=False)
+
+
+def player_list(*, search: str | None = None, user: Any = None) -> QuerySet[Player]:
+    """Players the user may find (``None``: the public, without hidden players)."""
+    qs = Player.objects.filter(players_listed_q(user=user))
     if search:
         qs = qs.filter(Q(handle__icontains=search) | Q(display_name__icontains=search))
     return qs
 
 
-def player_list_with_ratings(*, search: str | None = None) -> QuerySet[Player]:
+def player_list_with_ratings(*, search: str | None = None, user: Any = None) -> QuerySet[Player]:
     """Players by handle with their ratings; ``search`` matches part of a handle or name
-    (NUL characters, which PostgreSQL cannot compare, are ignored)."""
+    (NUL characters, which PostgreSQL cannot compare, are ignored). Hidden players are
+    left out unless ``user`` is them or a superuser."""
     search = (search or "").replace("\x00", "")
-    return player_list(search=search).prefetch_related(player_ratings_prefetch()).order_by("handle")
+    return (
+        player_list(search=search, user=user)
+        .prefetch_related(player_ratings_prefetch())
+        .order_by("handle")
+    )
 
 
-def player_get_with_ratings(*, handle: str) -> Player:
-    player = player_list_with_ratings().filter(handle=handle).first()
+def player_get_with_ratings(*, handle: str, user: Any = None) -> Player:
+    """The player with their ratings; a hidden one only for those who may see them
+    (themself, their tournaments' staff, superusers), else NotFound like a missing one."""
+    player = (
+        Player.objects.filter(handle=handle).prefetch_related(player_ratings_prefetch()).first()
+    )
     if player is None:
+        raise NotFound()
+    if player.hidden and not user_can_see_hidden_player(user=user, player=player):
         raise NotFound()
     return player
 
@@ -79,9 +106,10 @@ def player_summaries(*, players: Any) -> list[PlayerSummary]:
     ]
 
 
-def player_detail(*, handle: str) -> PlayerDetail:
-    """The player, their ratings and rating history. 3 queries."""
-    player = player_get_with_ratings(handle=handle)
+def player_detail(*, handle: str, user: Any = None) -> PlayerDetail:
+    """The player, their ratings and rating history. 3 queries. A hidden player is
+    NotFound for whoever may not see them."""
+    player = player_get_with_ratings(handle=handle, user=user)
     return PlayerDetail(
         handle=player.handle,
         display_name=player.display_name,

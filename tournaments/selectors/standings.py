@@ -19,6 +19,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.scoring import table_points
+from tournaments.selectors.privacy import Masker, hidden_handle, hidden_label
 from tournaments.selectors.tournaments import tournament_points
 
 
@@ -39,6 +40,9 @@ class StandingRow:
     provisional: bool = True
     dropped: bool = False
     places: dict[int, int] = field(default_factory=dict)
+    hidden: bool = False
+    #: Shown under the neutral name (a hidden player, to a viewer who may not see them).
+    masked: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -58,7 +62,7 @@ def _sort_key(row: StandingRow, tiebreaks: list[str]) -> tuple:
     return tuple(key)
 
 
-def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
+def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
     """Standings of a tournament, best first, from a bounded number of queries (4).
 
     Points: per finished game (log-derived or placements-only), from the tournament's
@@ -71,11 +75,14 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
     included), ``placement_sum`` (sum of places; lower is better), ``rating`` (current
     Elo for the league's game kind). Rows equal on points and every tiebreak share a
     rank. Every registered player is listed (dropped ones flagged), plus anyone seated.
+
+    Hidden players are listed under their neutral names (``masked``) unless ``user`` may
+    see them (:mod:`.privacy`; ``None``: the public); ranks and points do not change.
     """
     points_list = tournament_points(tournament)
     rows: dict[int, StandingRow] = {}
     for reg in Registration.objects.filter(tournament=tournament).values(
-        "player_id", "player__handle", "player__display_name", "dropped"
+        "player_id", "player__handle", "player__display_name", "player__hidden", "dropped"
     ):
         rows[reg["player_id"]] = StandingRow(
             rank=0,
@@ -83,18 +90,21 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
             handle=reg["player__handle"],
             display_name=reg["player__display_name"],
             dropped=reg["dropped"],
+            hidden=reg["player__hidden"],
         )
     tables = Table.objects.filter(round__tournament=tournament).values_list(
         "id", "round__number", "game__placements"
     )
     results = {tid: (number, places) for tid, number, places in tables if places}
     seated: dict[int, list[int]] = defaultdict(list)
-    for table_id, player_id, handle, name in Seat.objects.filter(
+    for table_id, player_id, handle, name, hidden in Seat.objects.filter(
         table__round__tournament=tournament
-    ).values_list("table_id", "player_id", "player__handle", "player__display_name"):
+    ).values_list(
+        "table_id", "player_id", "player__handle", "player__display_name", "player__hidden"
+    ):
         if player_id not in rows:
             rows[player_id] = StandingRow(
-                rank=0, player_id=player_id, handle=handle, display_name=name
+                rank=0, player_id=player_id, handle=handle, display_name=name, hidden=hidden
             )
         if table_id in results:
             seated[table_id].append(player_id)
@@ -132,4 +142,10 @@ def tournament_standings(*, tournament: Tournament) -> list[StandingRow]:
         key = _sort_key(row, tiebreaks)
         row.rank = i if key != previous else ordered[i - 2].rank
         previous = key
+    masker = Masker(user=user, tournament=tournament)
+    for row in ordered:
+        if masker.masks(player_id=row.player_id, hidden=row.hidden):
+            row.handle = hidden_handle(player_id=row.player_id)
+            row.display_name = hidden_label(player_id=row.player_id)
+            row.masked = True
     return ordered

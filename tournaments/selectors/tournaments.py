@@ -13,6 +13,7 @@ from tournaments.errors import NotFound
 from tournaments.models import Registration, Round, Seat, Table, Tournament, TournamentStatus
 from tournaments.permissions import user_tournament_roles
 from tournaments.scoring import default_points
+from tournaments.selectors.privacy import Masker, mask_game
 from tournaments.selectors.visibility import visible_tournaments_q
 
 
@@ -166,8 +167,22 @@ def round_list(*, tournament: Tournament) -> QuerySet[Round]:
     return Round.objects.filter(tournament=tournament).order_by("number")
 
 
+def _mask_tables(tables: Any, masker: Masker) -> None:
+    """Replace hidden players (seats, and their handles in each table's game) in place."""
+    for table in tables:
+        names = {}
+        for seat in table.seats.all():
+            shown = masker.player(seat.player)
+            if shown is not seat.player:
+                names[seat.player.handle] = shown.handle
+                seat.player = shown
+        if names:
+            table.game = mask_game(table.game, names)
+
+
 def round_tables(*, round: Round) -> QuerySet[Table]:
-    """The round's tables with their game (without the cached state) and seats, 3 queries."""
+    """The round's tables with their game (without the cached state) and seats, 3 queries.
+    Real names (for services and commands; pages use :func:`tournament_rounds_detail`)."""
     return (
         Table.objects.filter(round=round)
         .select_related("game")
@@ -179,8 +194,11 @@ def round_tables(*, round: Round) -> QuerySet[Table]:
     )
 
 
-def tournament_rounds_detail(*, tournament: Tournament) -> list[Round]:
-    """Rounds (newest first) with tables, their games (no cached state) and seats. 3 queries."""
+def tournament_rounds_detail(*, tournament: Tournament, user: Any = None) -> list[Round]:
+    """Rounds (newest first) with tables, their games (no cached state) and seats. 3 queries.
+    Hidden players appear under their neutral names unless ``user`` (``None``: the
+    public) may see them (:mod:`.privacy`), in the seats and in the games' players and
+    placements; :func:`round_seat_finder` then lists them so too."""
     seats = Seat.objects.select_related("player").order_by("position")
     tables = (
         Table.objects.select_related("game")
@@ -188,11 +206,15 @@ def tournament_rounds_detail(*, tournament: Tournament) -> list[Round]:
         .prefetch_related(Prefetch("seats", queryset=seats))
         .order_by("number")
     )
-    return list(
+    rounds = list(
         Round.objects.filter(tournament=tournament)
         .prefetch_related(Prefetch("tables", queryset=tables))
         .order_by("-number")
     )
+    masker = Masker(user=user, tournament=tournament)
+    for rnd in rounds:
+        _mask_tables(rnd.tables.all(), masker)
+    return rounds
 
 
 def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
