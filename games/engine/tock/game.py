@@ -121,7 +121,7 @@ def _fit_table(center: list[int]) -> list[int]:
     return fit
 
 
-#: The top of an empty discard in a ``tops`` list (see :func:`_tops_of`): no card is
+#: The top of an empty discard in ``tops`` (see :func:`_tops_of`): no card is
 #: next to it (cards are 1..21), and as a card it fits nowhere (``_fit[EMPTY]`` is -1,
 #: ``_FITS_ON[EMPTY]`` holds no card), so "does the top card fit" needs no special case.
 EMPTY = TRAVIESO + 2
@@ -132,9 +132,10 @@ EMPTY = TRAVIESO + 2
 _FITS_ON = tuple((c - 1, c + 1) for c in range(EMPTY + 1))
 
 
-def _tops_of(piles: list[bytearray]) -> list[int]:
-    """The top card of every discard, ``EMPTY`` for an empty one."""
-    return [q[-1] if q else EMPTY for q in piles]
+def _tops_of(piles: list[bytearray]) -> bytearray:
+    """The top card of every discard, ``EMPTY`` for an empty one (a ``bytearray``, like
+    the piles: ``card in tops`` is then one ``memchr``)."""
+    return bytearray([q[-1] if q else EMPTY for q in piles])
 
 
 def _strict_refusal(kind: str, detail: str) -> IllegalMove:
