@@ -50,15 +50,16 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
         players = [seat.player for seat in table.seats.all()]
     else:
         players = list(Player.objects.filter(handle__in=list(game.players or []), hidden=True))
-    names = {}
+    names, texts = {}, {}
     for player in players:
         shown = masker.player(player)
         if shown is not player:
             names[player.handle] = shown.handle
+            texts[player.display_name] = shown.display_name
     if table is not None and names:
         for seat in table.seats.all():
             seat.player = masker.player(seat.player)
-    return mask_game(game, names), table
+    return mask_game(game, names, texts), table
 
 
 def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
@@ -70,8 +71,9 @@ def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list
     events = list(qs)
     names = getattr(game, "privacy_names", None)
     if names:
+        texts = getattr(game, "privacy_texts", None)
         for event in events:
-            event.data = mask_value(event.data, names)
+            event.data = mask_value(event.data, names, texts)
     return events
 
 
@@ -81,4 +83,8 @@ def game_log_text_visible(*, game: Game) -> str:
     names = getattr(game, "privacy_names", None)
     if not names:
         return game_log_text(game=game)
-    return engine.format_log(mask_value(e.data, names) for e in game_event_list(game=game))
+    texts = getattr(game, "privacy_texts", None)
+    return engine.format_log(
+        mask_value(data, names, texts)
+        for data in game_event_list(game=game).values_list("data", flat=True)
+    )

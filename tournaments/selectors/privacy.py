@@ -92,44 +92,49 @@ class Masker:
         return shown
 
 
-def mask_value(value: Any, names: dict[str, str]) -> Any:
+def mask_value(value: Any, names: dict[str, str], texts: dict[str, str] | None = None) -> Any:
     """``value`` (JSON data) with every string in ``names`` (handle -> neutral handle)
     replaced, as a value or as an object key; in callers' free-text metadata (keys
-    starting with ``_``) also inside text."""
+    starting with ``_``) also inside text, together with ``texts`` (display name ->
+    neutral name)."""
     if not names:
         return value
-    return _mask(value, names, False)
+    free = sorted({**names, **(texts or {})}.items(), key=lambda kv: -len(kv[0]))
+    return _mask(value, names, free, False)
 
 
-def _mask(value: Any, names: dict[str, str], meta: bool) -> Any:
+def _mask(value: Any, names: dict[str, str], free: list[tuple[str, str]], meta: bool) -> Any:
     if isinstance(value, str):
         if value in names:
             return names[value]
         if meta:
-            for old, new in names.items():
-                value = re.sub(re.escape(old), new, value, flags=re.IGNORECASE)
+            for old, new in free:
+                if old:
+                    value = re.sub(re.escape(old), new, value, flags=re.IGNORECASE)
         return value
     if isinstance(value, list):
-        return [_mask(v, names, meta) for v in value]
+        return [_mask(v, names, free, meta) for v in value]
     if isinstance(value, dict):
         return {
-            _mask(k, names, meta): _mask(
-                v, names, meta or (isinstance(k, str) and k.startswith("_"))
+            _mask(k, names, free, meta): _mask(
+                v, names, free, meta or (isinstance(k, str) and k.startswith("_"))
             )
             for k, v in value.items()
         }
     return value
 
 
-def mask_game(game: Any, names: dict[str, str]) -> Any:
+def mask_game(game: Any, names: dict[str, str], texts: dict[str, str] | None = None) -> Any:
     """An unsaved copy of ``game`` with the hidden handles replaced in its players,
-    placements, start event and caches (the original is left as it was)."""
+    placements, start event and caches (the original is left as it was); ``texts``
+    (display names) are replaced in free-text metadata."""
     if not names:
         return game
     shown = copy.copy(game)
     for field in ("players", "placements", "start_event", "summary", "state"):
         if field in game.get_deferred_fields():
             continue
-        setattr(shown, field, mask_value(getattr(game, field), names))
+        setattr(shown, field, mask_value(getattr(game, field), names, texts))
     shown.privacy_names = names
+    shown.privacy_texts = texts or {}
     return shown
