@@ -331,23 +331,27 @@ class TockGame(Game):
         2. *The card*: which card a draw takes; a play's card is the top of the discard;
            when a flip is allowed.
         3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
-        4. *Judging*: fit (``_FITS_ON``: the discard rule) and priority
-           (:func:`_fits_elsewhere`), giving the infractions, which mode ``strict``
-           refuses (:meth:`_refuse_if_strict`).
-        5. *Applying*: the card moves (onto the center: ``_fit`` kept in step), the
-           first action of a turn closes the previous one to knocks, infractions are
-           recorded.
+        4. *Judging the own top card* (priority: a card that fits the center or another
+           player's discard must go there): drawing or flipping while it fits is a
+           ``forgot_discard``.
+        5. *Judging the destination, then applying*: a drawn card put on the own
+           discard although it fits elsewhere is a ``wrong_discard``; on another
+           player's discard it must fit (``_FITS_ON``: the discard rule) and not fit
+           the center (else ``forgot_center``). Mode ``strict`` refuses infractions
+           (:func:`_strict_refusal`), mode ``table`` records them. Then the card moves
+           (onto the center: ``_fit`` kept in step) and leaves its source; the first
+           action of a turn closes the previous turn to knocks.
         6. *Settling* (:meth:`_settle`, only when the move may put a player out or
            complete the center: the table ran out, the mover's last own card went, a 20
            reached the center) and *ending the turn* (a drawn card on the own discard, a
            correct knock, the mover going out), stalemate included.
 
-        Nothing changes until an event has passed its checks (1-4), so a failing event
-        leaves the game as it was. The hot counters live in locals (``table``, ``pos``,
-        ``acted``, ``done``) and ``tops`` mirrors the top card of every discard
-        (``EMPTY`` for none); both are written back to (or reloaded from) ``self`` around
-        anything that reads or changes ``self`` (the handlers, :meth:`_settle`), and the
-        counters in ``finally``.
+        Nothing changes until an event has passed all its checks (the last ones come
+        first in step 5), so a failing event leaves the game as it was. The hot counters
+        live in locals (``table``, ``pos``, ``acted``, ``done``) and ``tops`` mirrors the
+        top card of every discard (``EMPTY`` for none); both are written back to (or
+        reloaded from) ``self`` around anything that reads or changes ``self`` (the
+        handlers, :meth:`_settle`), and the counters in ``finally``.
         """
         names, piles, stocks, still_in = self._names, self._piles, self._stocks, self._still_in
         center, fit, dest, deck, counts = (
