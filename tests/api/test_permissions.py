@@ -125,14 +125,17 @@ def test_obtain_a_token_and_use_it(game, staff, simulated_log):
 
 
 def test_password_guessing_for_tokens_is_throttled(staff):
-    # Given someone guessing passwords from one address
+    # Given someone guessing passwords from one address, for ever new usernames (one
+    # username is locked after 5 failures: tests/security/test_login_lock.py)
     device = APIClient(enforce_csrf_checks=True)
     url = reverse("api:auth-token")
-    guess = {"username": "t-scorekeeper", "password": "nope"}
-    answers = [device.post(url, guess, format="json").status_code for _ in range(10)]
+    answers = [
+        device.post(url, {"username": f"u{n}", "password": "nope"}, format="json").status_code
+        for n in range(10)
+    ]
     assert answers == [400] * 10
     # when they keep going within the minute, then they are told to wait
-    response = device.post(url, guess, format="json")
+    response = device.post(url, {"username": "t-scorekeeper", "password": "nope"}, format="json")
     assert response.status_code == 429
     assert response.json()["detail"]
     assert int(response["Retry-After"]) > 0
