@@ -160,6 +160,9 @@ WRITE_ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
     403: OpenApiResponse(ErrorSerializer, description="No role for this game's tournament."),
     404: NOT_FOUND,
+    415: OpenApiResponse(
+        ErrorSerializer, description="A body of a type this endpoint does not read."
+    ),
 }
 
 PAGINATED_LEAGUES = _paginated(LeagueSerializer, "PaginatedLeagueList")
