@@ -9,6 +9,7 @@ Everything else (legal moves, result, summary, cached state) is derived from the
 
 from __future__ import annotations
 
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
@@ -65,6 +66,38 @@ class Game(ABC):
         Default: no event of the kind needs a referee.
         """
         return False
+
+    @classmethod
+    def check_players(cls, players: object) -> list[str]:
+        """Check the ``players`` of a start event; return them as a list (seat order).
+
+        The same rule for every caller (the CLI, the site, the bots): a list of
+        ``min_players`` to ``max_players`` distinct names, none of them empty, none
+        a name the kind reserves, and none holding a control character (NUL, tab,
+        newline, ...) or a lone surrogate (not Unicode text: no database or terminal
+        can store or show it). Raises ``InvalidEvent`` naming the problem.
+        """
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise InvalidEvent("'players' must be a list of player names")
+        if not cls.min_players <= len(players) <= cls.max_players:
+            raise InvalidEvent(
+                f"{cls.title} needs {cls.min_players} to {cls.max_players} players, "
+                f"not {len(players)}"
+            )
+        for name in players:
+            if not name.strip():
+                raise InvalidEvent("player names must not be empty")
+            if not name.isprintable() and any(_unprintable(ch) for ch in name):
+                raise InvalidEvent(
+                    f"player name {name.encode('unicode_escape').decode()!r} holds a "
+                    "control character or is not valid Unicode"
+                )
+        if len(set(players)) != len(players):
+            raise InvalidEvent("player names must be unique")
+        for name in players:
+            if name in cls.reserved_names:
+                raise InvalidEvent(f"{name!r} is reserved and cannot be a player name")
+        return players
 
     @classmethod
     def check_placements(cls, players: Sequence[str], placements: object) -> dict[str, int]:
@@ -194,6 +227,11 @@ def valid_competition_ranking(places: Iterable[int]) -> bool:
     each place is one more than the number of places better than it."""
     ordered = sorted(places)
     return all(v == 1 + sum(1 for w in ordered if w < v) for v in ordered)
+
+
+def _unprintable(ch: str) -> bool:
+    """A control character or a lone surrogate (spaces of any kind are allowed)."""
+    return unicodedata.category(ch) in ("Cc", "Cs")
 
 
 G = TypeVar("G", bound=type[Game])

@@ -217,21 +217,7 @@ class TockGame(Game):
         if event.get("game") != cls.kind:
             raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
         _check_keys(event, START_KEYS)
-        players = event.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise InvalidEvent("'players' must be a list of player names")
-        if not cls.min_players <= len(players) <= cls.max_players:
-            raise InvalidEvent(
-                f"{cls.title} needs {cls.min_players} to {cls.max_players} players, "
-                f"not {len(players)}"
-            )
-        if any(not p.strip() for p in players):
-            raise InvalidEvent("player names must not be empty")
-        if len(set(players)) != len(players):
-            raise InvalidEvent("player names must be unique")
-        for name in players:
-            if name in cls.reserved_names:
-                raise InvalidEvent(f"{name!r} is reserved and cannot be a player name")
+        players = cls.check_players(event.get("players"))
         first = event.get("first", players[0])
         if first not in players:
             raise InvalidEvent(f"'first' must be one of the players, not {first!r}")
@@ -261,11 +247,17 @@ class TockGame(Game):
 
     @classmethod
     def event_needs_referee(cls, event: Mapping[str, Any]) -> bool:
-        """A knock carrying a ``ruling``, or an ``end`` for any reason but ``"time"``
-        (an adjudication), is the referee's."""
+        """A knock carrying a ``ruling``, an ``end`` for any reason but ``"time"`` (an
+        adjudication), and any ``end`` that gives ``placements`` are the referee's: a
+        scorekeeper's time-up ``end`` carries none and the engine places the players
+        from the position (rule 3)."""
         if not isinstance(event, Mapping):
             return False
-        return "ruling" in event or (event.get("type") == "end" and event.get("reason") != "time")
+        if "ruling" in event:
+            return True
+        return event.get("type") == "end" and (
+            event.get("reason") != "time" or "placements" in event
+        )
 
     # ------------------------------------------------------------------ public API
     @property
