@@ -9,9 +9,10 @@ without an outbox row, and a channel layer that cannot be reached is only logged
 Sending never runs in the request: :func:`live_send` puts the notification on a
 bounded in-process queue and returns at once; one daemon thread per process, with an
 event loop of its own (so the Redis layer keeps its connections), sends them in
-order, each within :data:`SEND_TIMEOUT`. A full queue (the layer hung for a long
-time) drops notifications with a warning. :func:`live_flush` waits for the queue to
-drain (tests, graceful shutdown).
+order, each batch within :data:`SEND_TIMEOUT`; of several notifications waiting for
+one group about one game only the latest is sent (they are hints). A full queue (the
+layer hung for a long time) drops notifications with a warning. :func:`live_flush`
+waits for the queue to drain (tests, graceful shutdown).
 """
 
 from __future__ import annotations
@@ -84,20 +85,42 @@ class _Sender:
         loop = asyncio.new_event_loop()
         q = self._queue
         while True:
-            groups, message = q.get()
+            batch = [q.get()]
+            while True:  # take what else is waiting: one send per group for all of it
+                try:
+                    batch.append(q.get_nowait())
+                except queue.Empty:
+                    break
             try:
-                loop.run_until_complete(asyncio.wait_for(_send(groups, message), SEND_TIMEOUT))
+                latest = _latest_per_group(batch)
+                loop.run_until_complete(asyncio.wait_for(_send(latest), SEND_TIMEOUT))
             except Exception:
-                logger.warning("live notification %s not sent", message.get("type"), exc_info=True)
+                logger.warning("%d live notification(s) not sent", len(batch), exc_info=True)
             finally:
-                q.task_done()
+                for _ in batch:
+                    q.task_done()
 
 
-async def _send(groups: list[str], message: dict[str, Any]) -> None:
+def _latest_per_group(
+    batch: list[tuple[list[str], dict[str, Any]]],
+) -> dict[tuple[str, Any, Any], dict[str, Any]]:
+    """Notifications are hints to refetch, so of several waiting for one group about one
+    thing (its ``type`` and ``game``), only the latest needs sending; a burst of events
+    from one table costs one send."""
+    latest: dict[tuple[str, Any, Any], dict[str, Any]] = {}
+    for groups, message in batch:
+        for group in groups:
+            key = (group, message.get("type"), message.get("game"))
+            latest.pop(key, None)  # re-insert: keep the order of the latest
+            latest[key] = message
+    return latest
+
+
+async def _send(latest: dict[tuple[str, Any, Any], dict[str, Any]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    for group in groups:
+    for (group, _type, _game), message in latest.items():
         await layer.group_send(group, message)
 
 

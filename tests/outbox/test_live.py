@@ -43,3 +43,19 @@ def test_an_unreachable_channel_layer_is_logged_not_raised(settings, caplog):
     assert time.monotonic() - started < 0.1  # the writer never waits for the layer
     assert live_flush(SEND_TIMEOUT + 2)
     assert "not sent" in caplog.text
+
+
+def test_a_burst_for_one_game_is_sent_once_with_the_latest_state():
+    from outbox.live import _latest_per_group
+
+    batch = [
+        (["game.7", "tournament.1"], {"type": "game.changed", "game": 7, "sequence": 1}),
+        (["game.8"], {"type": "game.changed", "game": 8, "sequence": 5}),
+        (["game.7"], {"type": "game.changed", "game": 7, "sequence": 2}),
+    ]
+    latest = _latest_per_group(batch)
+    assert [(group, m["game"], m["sequence"]) for (group, _, _), m in latest.items()] == [
+        ("tournament.1", 7, 1),
+        ("game.8", 8, 5),
+        ("game.7", 7, 2),
+    ]

@@ -101,7 +101,10 @@ def test_live_pages_hear_of_every_stored_event_and_nothing_else(
                 user=user,
             )
     heard = drain_game()
-    assert [m["sequence"] for m in heard] == [1, 2, 3]
+    # Notifications are hints: a burst may be coalesced, but the latest always arrives.
+    sequences = [m["sequence"] for m in heard]
+    assert sequences == sorted(set(sequences)) and set(sequences) <= {1, 2, 3}
+    assert sequences[-1] == 3
     assert heard[-1] == {
         "type": "game.changed",
         "game": table.game_id,
