@@ -33,6 +33,8 @@ logger = logging.getLogger(__name__)
 
 #: Seconds one notification may take before it is given up.
 SEND_TIMEOUT = 1.0
+#: How long the sender lets notifications gather before sending them (latency bound).
+GATHER_SECONDS = 0.05
 #: Notifications waiting to be sent, at most, per process.
 QUEUE_SIZE = 10_000
 
@@ -86,7 +88,10 @@ class _Sender:
         q = self._queue
         while True:
             batch = [q.get()]
-            while True:  # take what else is waiting: one send per group for all of it
+            # Let a burst gather (a busy table, a round seated): one wake-up and one send
+            # per group for all of it, instead of a thread switch per event.
+            time.sleep(GATHER_SECONDS)
+            while True:
                 try:
                     batch.append(q.get_nowait())
                 except queue.Empty:
