@@ -35,6 +35,7 @@ def table(tournament, players):
 def memory_layer(settings):
     """The in-memory channel layer (its queues work across the event loops that
     ``async_to_sync`` makes; the Redis layer is tested in tests/outbox/test_live.py)."""
+    live_flush()  # what earlier tests queued must not reach this test's groups
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
