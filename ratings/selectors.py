@@ -46,6 +46,9 @@ class LeaderboardEntry:
     rating: float
     games: int
     provisional: bool
+    player_id: int = 0
+    #: The player hid their profile: pages show a neutral name (tournaments' privacy rule).
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,17 @@ def _leaderboard(qs: QuerySet[Rating]) -> list[LeaderboardEntry]:
             rating=value,
             games=games,
             provisional=is_provisional(games),
+            player_id=player_id,
+            hidden=hidden,
         )
-        for handle, name, kind, value, games in qs.values_list(
-            "player__handle", "player__display_name", "kind", "value", "games"
+        for handle, name, kind, value, games, player_id, hidden in qs.values_list(
+            "player__handle",
+            "player__display_name",
+            "kind",
+            "value",
+            "games",
+            "player_id",
+            "player__hidden",
         )
     ]
 

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 
 from ratings.selectors import LeaderboardEntry, league_top_ratings
 from tournaments.errors import NotFound
-from tournaments.models import League, Player
+from tournaments.models import League
 from tournaments.permissions import user_can_manage_league, user_is_signed_in, user_is_superuser
 from tournaments.selectors.privacy import hidden_handle, hidden_label, viewer_player_id
 
@@ -55,17 +55,13 @@ def league_top_ratings_shown(
     *, league: League, user: Any = None, limit: int = 10
 ) -> list[LeaderboardEntry]:
     """The league's best ratings, hidden players under their neutral names (unless the
-    user is a superuser, the league's organizer or the player). 1 query, plus 1 when
-    the list is not empty."""
+    user is a superuser, the league's organizer or the player). 1 query (the hidden
+    flag comes with the ratings), plus the organizer check when someone is hidden."""
     entries = league_top_ratings(league=league, limit=limit)
-    if not entries or user_is_superuser(user=user):
+    hidden = {e.handle: e.player_id for e in entries if e.hidden}
+    if not hidden or user_is_superuser(user=user):
         return entries
-    hidden = dict(
-        Player.objects.filter(handle__in=[e.handle for e in entries], hidden=True).values_list(
-            "handle", "pk"
-        )
-    )
-    if not hidden or user_can_manage_league(user=user, league=league):
+    if user_can_manage_league(user=user, league=league):
         return entries
     own = viewer_player_id(user=user)
     return [
