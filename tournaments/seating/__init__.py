@@ -47,20 +47,52 @@ optimiser (Swiss with repeat avoidance and seat-position balance, using ``points
 
 from __future__ import annotations
 
-from .api import METHODS, PlayerId, SeatingPlayer, SeatingRequest, seat_round, seat_round_json
+from .api import (
+    METHODS,
+    SIZE_RULES,
+    PlayerId,
+    SeatingPlayer,
+    SeatingRequest,
+    greedy_baseline,
+    seat_round,
+    seat_round_json,
+    slice_baseline,
+)
 from .errors import SeatingError
-from .sizes import split_sizes
+from .metrics import (
+    SeatingMetrics,
+    mean_spread,
+    measure,
+    repeat_pairs,
+    seat_cost,
+    seat_imbalance,
+    weighted_repeats,
+)
+from .optimise import seat_order
+from .sizes import split_sizes, table_plan
 from .slicing import random_tables, slice_tables
 
 __all__ = [
     "METHODS",
+    "SIZE_RULES",
     "PlayerId",
     "SeatingError",
+    "SeatingMetrics",
     "SeatingPlayer",
     "SeatingRequest",
+    "greedy_baseline",
+    "mean_spread",
+    "measure",
     "random_tables",
+    "repeat_pairs",
+    "seat_cost",
+    "seat_imbalance",
+    "seat_order",
     "seat_round",
     "seat_round_json",
+    "slice_baseline",
     "slice_tables",
     "split_sizes",
+    "table_plan",
+    "weighted_repeats",
 ]

@@ -1,4 +1,4 @@
-"""``python -m tournaments.seating [--method slice] < round.json > tables.json``
+"""``python -m tournaments.seating [--method auto] < round.json > tables.json``
 
 Reads one :class:`~tournaments.seating.SeatingRequest` as JSON on stdin, writes
 ``{"tables": [[id, ...], ...]}`` on stdout. Bad input: a one-line reason on stderr,
@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tournaments.seating", description="Seat one round (JSON in, JSON out)."
     )
-    parser.add_argument("--method", choices=METHODS, default="slice")
+    parser.add_argument("--method", choices=METHODS, default="auto")
     args = parser.parse_args(argv)
     try:
         data = json.load(sys.stdin)

@@ -3,21 +3,43 @@ reads; see the package docstring)."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SeatingError
-from .sizes import split_sizes
+from .optimise import (
+    DEFAULT_MAX_EVALS,
+    Problem,
+    greedy_groups,
+    optimise_groups,
+    seat_order,
+)
+from .sizes import split_sizes, table_plan
 from .slicing import random_tables, slice_tables
 
 #: A player's id: a handle in JSON, anything hashable from Python (the service uses pks).
 PlayerId = Any
 
-#: Seating methods :func:`seat_round` knows. ``"slice"``: today's (Swiss slices of the
-#: standings, random tables when ``shuffle``). Issue 9's optimiser goes next to it.
-METHODS = ("slice",)
+#: Seating methods :func:`seat_round` knows (see the package docstring):
+#:
+#: * ``"auto"`` (the default): ``"slice"`` when the request has no history (no ``met``,
+#:   no ``seats``, no ``points``: round 1) or ``shuffle``; ``"optimise"`` otherwise
+#:   (Swiss from round 2);
+#: * ``"optimise"``: issue 9's optimiser (repeat avoidance within the greedy's spread,
+#:   seat positions balanced);
+#: * ``"slice"``: today's seating (Swiss slices of the standings; random tables when
+#:   ``shuffle``), seat order shuffled;
+#: * ``"greedy"``: the greedy baseline (for comparison), seat order shuffled;
+#: * ``"random"``: random tables (the players shuffled from the seed, then sliced).
+METHODS = ("auto", "optimise", "slice", "greedy", "random")
+
+#: ``SeatingRequest.size_rule`` values: ``"preferred"`` (issue 9's rule,
+#: :func:`~tournaments.seating.table_plan`) and ``"even"`` (today's,
+#: :func:`~tournaments.seating.split_sizes`; what :meth:`SeatingRequest.build` asks for).
+SIZE_RULES = ("preferred", "even")
 
 
 @dataclass(frozen=True)
@@ -42,7 +64,12 @@ class SeatingRequest:
     * ``seed``: an ``int`` or a ``str`` (given to :class:`random.Random`); the same
       request and seed always give the same tables;
     * ``shuffle``: shuffle the players from the seed first (random tables; a Swiss
-      event's first round without ratings).
+      event's first round without ratings);
+    * ``size_rule``: ``"preferred"`` (the default: ``table_sizes`` is the list of the
+      allowed sizes, preferred first; as many tables of the preferred size as possible,
+      :func:`~tournaments.seating.table_plan`) or ``"even"`` (today's rule, the one
+      :meth:`build` uses: tables as even as possible between the smallest and largest
+      allowed size, :func:`~tournaments.seating.split_sizes`).
     """
 
     players: tuple[SeatingPlayer, ...]
@@ -50,6 +77,7 @@ class SeatingRequest:
     met: Mapping[frozenset[PlayerId], int] = field(default_factory=dict)
     seed: int | str = 0
     shuffle: bool = False
+    size_rule: str = "preferred"
 
     def __post_init__(self) -> None:
         ids = [p.id for p in self.players]
@@ -62,30 +90,75 @@ class SeatingRequest:
         for size in self.table_sizes:
             if not isinstance(size, int) or isinstance(size, bool) or size < 2:
                 raise SeatingError("bad_table_size", f"bad table size {size!r}")
+        if self.size_rule not in SIZE_RULES:
+            raise SeatingError("bad_input", f"unknown size rule {self.size_rule!r}")
+        for player in self.players:
+            if any(not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in player.seats):
+                raise SeatingError("bad_input", f"bad seat counts for {player.id!r}")
+            if player.points != player.points or player.points in (math.inf, -math.inf):
+                raise SeatingError("bad_input", f"bad points for {player.id!r}")
+        for pair, times in self.met.items():
+            if len(pair) != 2 or not isinstance(times, int) or isinstance(times, bool):
+                raise SeatingError("bad_input", f"bad met entry {sorted(pair, key=str)!r}")
+            if times < 0:
+                raise SeatingError("bad_input", "a pair cannot have met a negative number of times")
+
+    def sizes(self) -> list[int]:
+        """The table sizes of this round, in table order (see ``size_rule``)."""
+        n = len(self.players)
+        if self.size_rule == "preferred":
+            return table_plan(n, self.table_sizes)
+        preferred = self.table_sizes[0]
+        lo, hi = min(self.table_sizes), max(self.table_sizes)
+        sizes = split_sizes(n, preferred, min_size=lo, max_size=hi)
+        if not sizes:
+            raise SeatingError(
+                "too_few_players", f"{n} players cannot fill a table of {lo} or more"
+            )
+        if any(s not in self.table_sizes for s in sizes):
+            raise SeatingError(
+                "cannot_split", f"{n} players cannot be seated at tables of {self.table_sizes}"
+            )
+        return sizes
+
+    def has_history(self) -> bool:
+        """Whether anything but the order is known (met pairs, seats, points)."""
+        return bool(
+            any(t > 0 for t in self.met.values())
+            or any(p.points or any(p.seats) for p in self.players)
+        )
 
     @classmethod
     def build(
         cls,
         *,
-        players: Sequence[PlayerId],
+        players: Sequence[PlayerId | SeatingPlayer],
         size: int,
         min_size: int,
         max_size: int,
         seed: int | str = 0,
         shuffle: bool = False,
+        met: Mapping[frozenset[PlayerId], int] | None = None,
+        size_rule: str = "even",
     ) -> SeatingRequest:
-        """A request from ids in standings order and a game's limits: preferred ``size``,
-        any size from ``min_size`` to ``max_size`` allowed (``size`` must be one of them)."""
+        """A request from ids (or :class:`SeatingPlayer`) in standings order and a game's
+        limits: preferred ``size``, any size from ``min_size`` to ``max_size`` allowed
+        (``size`` must be one of them); today's ``"even"`` sizes unless ``size_rule``
+        says otherwise."""
         if not (isinstance(size, int) and min_size <= size <= max_size):
             raise SeatingError(
                 "bad_table_size", f"the table size must be from {min_size} to {max_size}: {size!r}"
             )
         others = [s for s in range(min_size, max_size + 1) if s != size]
         return cls(
-            players=tuple(SeatingPlayer(id=p) for p in players),
+            players=tuple(
+                p if isinstance(p, SeatingPlayer) else SeatingPlayer(id=p) for p in players
+            ),
             table_sizes=(size, *others),
+            met=dict(met or {}),
             seed=seed,
             shuffle=shuffle,
+            size_rule=size_rule,
         )
 
     @classmethod
@@ -107,7 +180,12 @@ class SeatingRequest:
             )
             met: dict[frozenset[PlayerId], int] = {}
             for a, b, times in data.get("met", ()):
-                met[frozenset((_id(a), _id(b)))] = int(times)
+                if isinstance(times, bool) or not isinstance(times, int | float):
+                    raise SeatingError("bad_input", f"bad met count {times!r}")
+                if _id(a) == _id(b):
+                    raise SeatingError("bad_input", f"a player cannot meet themselves: {a!r}")
+                pair = frozenset((_id(a), _id(b)))
+                met[pair] = met.get(pair, 0) + int(times)
             sizes = data.get("table_sizes")
             if not isinstance(sizes, list):
                 raise SeatingError("no_table_sizes", "table_sizes must be a list")
@@ -118,6 +196,7 @@ class SeatingRequest:
                 met=met,
                 seed=0 if seed is None else seed,
                 shuffle=bool(data.get("shuffle", False)),
+                size_rule=data.get("size_rule", "preferred"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, SeatingError):
@@ -131,35 +210,71 @@ def _id(value: Any) -> PlayerId:
     return value
 
 
-def seat_round(request: SeatingRequest, *, method: str = "slice") -> list[list[PlayerId]]:
+def seat_round(
+    request: SeatingRequest, *, method: str = "auto", max_evals: int = DEFAULT_MAX_EVALS
+) -> list[list[PlayerId]]:
     """Seat one round: tables as lists of player ids in seat order (the first starts,
-    play goes clockwise). Raises :class:`SeatingError` when the players cannot be seated
-    (fewer than the smallest table, or sizes that cannot be met).
+    play goes clockwise), in table order (the first table holds the best-placed
+    players). Raises :class:`SeatingError` when the players cannot be seated (fewer
+    than the smallest table, or sizes that cannot be met, or bad input).
 
-    The place for issue 9's optimiser: a new ``method`` (and, once it is the better
-    seating, the default) taking the same request, ``met`` and ``seats`` included.
+    ``method``: one of :data:`METHODS` (``"auto"``: ``"optimise"`` once there is a
+    history, today's ``"slice"`` before). ``max_evals`` bounds the optimiser's work
+    (evaluated swaps): the bound is a count, not a clock, so the result is the same on
+    every machine.
     """
     if method not in METHODS:
         raise SeatingError("bad_input", f"unknown seating method {method!r}")
-    preferred = request.table_sizes[0]
-    lo, hi = min(request.table_sizes), max(request.table_sizes)
+    sizes = request.sizes()
     ids = [p.id for p in request.players]
-    sizes = split_sizes(len(ids), preferred, min_size=lo, max_size=hi)
-    if not sizes:
-        raise SeatingError(
-            "too_few_players", f"{len(ids)} players cannot fill a table of {lo} or more"
-        )
-    if any(s not in request.table_sizes for s in sizes):
-        raise SeatingError(
-            "cannot_split",
-            f"{len(ids)} players cannot be seated at tables of {request.table_sizes}",
-        )
     rng = random.Random(request.seed)
-    if request.shuffle:
+    if method == "auto":
+        method = "optimise" if request.has_history() and not request.shuffle else "slice"
+    if method == "random" or (method == "slice" and request.shuffle):
         return random_tables(ids, sizes, rng)
-    return slice_tables(ids, sizes, rng)
+    if method == "slice":
+        return slice_tables(ids, sizes, rng)
+    players = list(request.players)
+    if request.shuffle:
+        rng.shuffle(players)
+    problem = problem_of(players, request.met)
+    if method == "greedy":
+        return slice_tables(
+            [players[i].id for t in greedy_groups(problem, sizes) for i in t], sizes, rng
+        )
+    groups = optimise_groups(problem, sizes, rng, max_evals=max_evals)
+    return [[players[i].id for i in seat_order(t, problem.seats, rng)] for t in groups]
 
 
-def seat_round_json(data: Any, *, method: str = "slice") -> dict[str, Any]:
+def problem_of(players: Sequence[SeatingPlayer], met: Mapping[frozenset[PlayerId], int]) -> Problem:
+    """The optimiser's view of ``players`` (in this order) and ``met``: indices, not ids;
+    pairs with a player not listed (dropped) are ignored."""
+    index = {p.id: i for i, p in enumerate(players)}
+    adj: list[dict[int, int]] = [{} for _ in players]
+    for pair, times in met.items():
+        if times <= 0:
+            continue
+        a, b = tuple(pair)
+        i, j = index.get(a), index.get(b)
+        if i is None or j is None:
+            continue
+        adj[i][j] = times
+        adj[j][i] = times
+    return Problem(points=[p.points for p in players], seats=[p.seats for p in players], adj=adj)
+
+
+def slice_baseline(request: SeatingRequest) -> list[list[PlayerId]]:
+    """Baseline 1, today's Swiss seating: the standings sliced into the request's
+    tables, seat order shuffled from the seed."""
+    return seat_round(request, method="slice")
+
+
+def greedy_baseline(request: SeatingRequest) -> list[list[PlayerId]]:
+    """Baseline 2, the greedy: each table takes the best-placed player left, then the
+    next players in standings order whom that player has not met; seat order shuffled."""
+    return seat_round(request, method="greedy")
+
+
+def seat_round_json(data: Any, *, method: str = "auto") -> dict[str, Any]:
     """:func:`seat_round` from and to JSON-shaped data: ``{"tables": [[id, ...], ...]}``."""
     return {"tables": seat_round(SeatingRequest.from_json(data), method=method)}

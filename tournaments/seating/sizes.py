@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from .errors import SeatingError
 
@@ -35,3 +36,68 @@ def split_sizes(n: int, size: int, *, min_size: int = 2, max_size: int | None = 
             "cannot_split", f"{n} players cannot be seated at tables of {min_size} to {max_size}"
         )
     return sizes
+
+
+def table_plan(n: int, table_sizes: Sequence[int]) -> list[int]:
+    """Table sizes for ``n`` players under issue 9's rule: every player seated exactly
+    once, at tables whose sizes are in ``table_sizes`` (the preferred size first, then
+    the other sizes allowed), with as many tables of the preferred size as possible.
+
+    Among the plans with that many preferred tables, the other tables are as close to
+    the preferred size as possible (least total ``|size - preferred|``), then use the
+    sizes listed earlier (a ``[4, 3, 5]`` event prefers a 3 to a 5 when both fit).
+    The preferred tables come first, then the others, largest first (the odd tables
+    go to the bottom of the standings). No plan (1 player, or 5 players at ``[4, 3]``):
+    :class:`SeatingError` ``"cannot_split"`` (``"too_few_players"`` below the smallest
+    size).
+
+    >>> table_plan(10, [4, 3])
+    [4, 3, 3]
+    >>> table_plan(10, [4, 2, 3, 5, 6])
+    [4, 4, 2]
+    """
+    if not table_sizes:
+        raise SeatingError("no_table_sizes", "no table size given")
+    for size in table_sizes:
+        if not isinstance(size, int) or isinstance(size, bool) or size < 2:
+            raise SeatingError("bad_table_size", f"bad table size {size!r}")
+    if not isinstance(n, int) or n < 0:
+        raise SeatingError("bad_input", f"bad number of players {n!r}")
+    preferred = table_sizes[0]
+    others: list[int] = []
+    for size in table_sizes[1:]:
+        if size != preferred and size not in others:
+            others.append(size)
+    if n < min(table_sizes):
+        raise SeatingError(
+            "too_few_players", f"{n} players cannot fill a table of {min(table_sizes)} or more"
+        )
+    rest = _rest_plans(n, preferred, others)
+    for count in range(n // preferred, -1, -1):
+        plan = rest[n - count * preferred]
+        if plan is not None:
+            return [preferred] * count + sorted(plan, reverse=True)
+    raise SeatingError(
+        "cannot_split", f"{n} players cannot be seated at tables of {list(table_sizes)}"
+    )
+
+
+def _rest_plans(n: int, preferred: int, others: list[int]) -> list[list[int] | None]:
+    """For every ``r <= n``: the best multiset of ``others`` adding up to ``r`` (least
+    total distance to ``preferred``, then fewest tables, then the earliest-listed sizes),
+    or ``None``. A small dynamic programme: ``n * len(others)`` steps."""
+    best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
+    plans: list[list[int] | None] = [None] * (n + 1)
+    best[0] = (0, 0, ())
+    plans[0] = []
+    for r in range(1, n + 1):
+        for rank, size in enumerate(others):
+            prev = best[r - size] if size <= r else None
+            if prev is None:
+                continue
+            ranks = tuple(sorted((*prev[2], rank)))
+            key = (prev[0] + abs(size - preferred), prev[1] + 1, ranks)
+            if best[r] is None or key < best[r]:
+                best[r] = key
+                plans[r] = [*plans[r - size], size]  # type: ignore[misc]
+    return plans

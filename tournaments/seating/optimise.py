@@ -1,0 +1,369 @@
+"""Issue 9's seating: who sits together (a local search), then where (an assignment).
+
+Everything here works on player *indices* ``0..n-1`` in standings order (best first);
+:mod:`.api` maps ids to indices and back. A :class:`Problem` holds what the search reads:
+``points[i]``, ``seats[i]`` (times in each position), ``adj[i]`` (``{j: times met}``).
+
+Grouping (:func:`optimise_groups`)
+----------------------------------
+1. **Start**: the standings sliced into the tables of the plan (today's seating), or
+   the greedy baseline's tables when those already have less spread (rare).
+2. **Budget**: the spread may grow up to the greedy baseline's total spread (the sum,
+   over tables, of max - min points; same tables, so the same mean), never beyond.
+3. **Descent**: for every player in a repeat pair (a *conflict*), the best swap with a
+   player at a table at most ``window`` tables away (in standings order) -- least
+   weighted repeats (a pair that met twice costs 2), then least spread -- applied when
+   it lowers the weighted repeats within the budget; passes until none does.
+4. **Tabu search** (only while repeats remain): a seeded conflict player makes the best
+   swap not forbidden by the tabu list (its partner's and its own recent moves), even a
+   worsening one, over a wider window; the best seating seen is kept. This escapes
+   the local minima that step 3 leaves at small events, where repeats are dense.
+5. **Spread polish**: swaps between neighbouring tables that lower the spread without
+   adding weighted repeats.
+
+The work is bounded by a count of evaluated swaps (``max_evals``), not by the clock, so
+the result is the same on every machine: deterministic for a request and seed.
+
+Seat order (:func:`seat_order`)
+-------------------------------
+At each table, the assignment of players to positions that minimises the sum, over the
+players, of the times each already sat in the position given (``seats``): an exact
+dynamic programme over subsets (``2^k * k`` steps for a table of ``k <= 6``, about 400),
+ties broken by a seeded shuffle of the table (the first player in that order who can
+take a position at the least cost gets it).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: Default work budget: evaluated swaps per call (about 0.1 s at 1,000 players).
+DEFAULT_MAX_EVALS = 400_000
+_EPS = 1e-9
+STALE = 50
+
+
+@dataclass
+class Problem:
+    """One round to seat, by index (standings order)."""
+
+    points: list[float]
+    seats: list[tuple[int, ...]]
+    adj: list[dict[int, int]]
+
+    @property
+    def n(self) -> int:
+        return len(self.points)
+
+
+# -- baselines, by index -------------------------------------------------------------------
+
+
+def slice_groups(n: int, sizes: Sequence[int]) -> list[list[int]]:
+    """Consecutive slices of the standings (today's Swiss seating)."""
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(list(range(start, start + size)))
+        start += size
+    return groups
+
+
+def greedy_groups(problem: Problem, sizes: Sequence[int]) -> list[list[int]]:
+    """The greedy baseline: each table, in turn, takes the best-placed player left, then
+    the next players in standings order whom that first player has not met (then, if
+    too few are left, the next players anyway)."""
+    left = list(range(problem.n))
+    groups = []
+    for size in sizes:
+        first = left[0]
+        met = problem.adj[first]
+        table = [first]
+        for p in left[1:]:
+            if len(table) == size:
+                break
+            if p not in met:
+                table.append(p)
+        if len(table) < size:
+            taken = set(table)
+            for p in left[1:]:
+                if len(table) == size:
+                    break
+                if p not in taken:
+                    table.append(p)
+        taken = set(table)
+        left = [p for p in left if p not in taken]
+        groups.append(table)
+    return groups
+
+
+def weighted_repeats(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
+    adj = problem.adj
+    total = 0
+    for t in groups:
+        for i, a in enumerate(t):
+            for b in t[i + 1 :]:
+                total += adj[a].get(b, 0)
+    return total
+
+
+def repeat_count(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
+    adj = problem.adj
+    return sum(1 for t in groups for i, a in enumerate(t) for b in t[i + 1 :] if b in adj[a])
+
+
+def spread_sum(problem: Problem, groups: Sequence[Sequence[int]]) -> float:
+    pts = problem.points
+    total = 0.0
+    for t in groups:
+        vals = [pts[p] for p in t]
+        total += max(vals) - min(vals)
+    return total
+
+
+# -- the local search -----------------------------------------------------------------------
+
+
+class _Search:
+    def __init__(self, problem: Problem, groups: list[list[int]], budget: float) -> None:
+        self.p = problem
+        self.pts = problem.points
+        self.adj = problem.adj
+        self.tables = [list(t) for t in groups]
+        self.where = [0] * problem.n
+        for i, t in enumerate(self.tables):
+            for x in t:
+                self.where[x] = i
+        self.cur = [0] * problem.n  # weighted conflicts of each player at its own table
+        self.spread = [0.0] * len(self.tables)
+        for i in range(len(self.tables)):
+            self._refresh(i)
+        self.W = sum(self.cur) // 2
+        self.S = sum(self.spread)
+        self.budget = budget + _EPS
+        self.evals = 0
+
+    def _refresh(self, i: int) -> None:
+        t = self.tables[i]
+        adj = self.adj
+        for a in t:
+            ma = adj[a]
+            self.cur[a] = sum(ma.get(x, 0) for x in t)
+        vals = [self.pts[x] for x in t]
+        self.spread[i] = max(vals) - min(vals)
+
+    def best_swap(self, a: int, lo_t: int, hi_t: int, tabu=None, step: int = 0):
+        """The best swap of ``a`` with a player at tables ``lo_t..hi_t``: ``(dW, dS, b)``
+        or ``None``. Moves over the spread budget are skipped; with ``tabu``, players
+        moved recently are skipped unless the move beats the best seen (aspiration,
+        checked by the caller through ``tabu``'s ``None`` entries)."""
+        i = self.where[a]
+        ti = self.tables[i]
+        adj, pts, cur = self.adj, self.pts, self.cur
+        ma = adj[a]
+        ca = cur[a]
+        pa = pts[a]
+        rest_i = [pts[x] for x in ti if x != a]
+        lo_i, hi_i = min(rest_i), max(rest_i)
+        sp_i = self.spread[i]
+        room = self.budget - self.S
+        best = None
+        evals = 0
+        for j in range(lo_t, hi_t + 1):
+            if j == i:
+                continue
+            tj = self.tables[j]
+            ca_j = 0
+            for x in tj:
+                ca_j += ma.get(x, 0)
+            sp_j = self.spread[j]
+            for b in tj:
+                evals += 1
+                mb = adj[b]
+                mab = ma.get(b, 0)
+                cb_i = 0
+                for x in ti:
+                    cb_i += mb.get(x, 0)
+                dw = ca_j + cb_i - 2 * mab - ca - cur[b]
+                if best is not None and dw > best[0]:
+                    continue
+                if tabu is not None and tabu[b] > step:
+                    continue
+                pb = pts[b]
+                new_i = max(hi_i, pb) - min(lo_i, pb)
+                lo_j = hi_j = pa
+                for x in tj:
+                    if x != b:
+                        v = pts[x]
+                        if v < lo_j:
+                            lo_j = v
+                        elif v > hi_j:
+                            hi_j = v
+                ds = new_i - sp_i + (hi_j - lo_j) - sp_j
+                if ds > room:
+                    continue
+                if best is None or dw < best[0] or (dw == best[0] and ds < best[1] - _EPS):
+                    best = (dw, ds, b)
+        self.evals += evals
+        return best
+
+    def swap(self, a: int, b: int) -> None:
+        i, j = self.where[a], self.where[b]
+        ti, tj = self.tables[i], self.tables[j]
+        ti[ti.index(a)] = b
+        tj[tj.index(b)] = a
+        self.where[a], self.where[b] = j, i
+        old = self.spread[i] + self.spread[j]
+        old_w = sum(self.cur[x] for x in ti) + sum(self.cur[x] for x in tj)
+        self._refresh(i)
+        self._refresh(j)
+        self.S += self.spread[i] + self.spread[j] - old
+        new_w = sum(self.cur[x] for x in ti) + sum(self.cur[x] for x in tj)
+        self.W += (new_w - old_w) // 2
+
+    def window(self, i: int, width: int) -> tuple[int, int]:
+        return max(0, i - width), min(len(self.tables) - 1, i + width)
+
+    def descend(self, width: int, max_evals: int) -> None:
+        """Best-swap descent over the conflict players, pass after pass."""
+        improved = True
+        while improved and self.W > 0 and self.evals < max_evals:
+            improved = False
+            for i in range(len(self.tables)):
+                for a in list(self.tables[i]):
+                    if self.cur[a] == 0 or self.where[a] != i:
+                        continue
+                    lo, hi = self.window(i, width)
+                    move = self.best_swap(a, lo, hi)
+                    if move is not None and move[0] < 0:
+                        self.swap(a, move[2])
+                        improved = True
+                if self.evals >= max_evals:
+                    return
+
+    def tabu(self, width: int, max_evals: int, rng: random.Random) -> list[list[int]]:
+        """Min-conflicts tabu search; returns the best tables seen (least weighted
+        repeats, then least spread)."""
+        best_key = (self.W, self.S)
+        best = [list(t) for t in self.tables]
+        tabu = [0] * self.p.n
+        step = 0
+        stale = 0
+        n = self.p.n
+        while self.W > 0 and self.evals < max_evals and stale < STALE * n:
+            step += 1
+            conflicted = [x for x in range(n) if self.cur[x] > 0]
+            a = conflicted[rng.randrange(len(conflicted))]
+            lo, hi = self.window(self.where[a], width)
+            move = self.best_swap(a, lo, hi, tabu=tabu, step=step)
+            if move is None:
+                stale += 1
+                continue
+            self.swap(a, move[2])
+            tenure = 4 + rng.randrange(8)
+            tabu[a] = step + tenure
+            tabu[move[2]] = step + tenure
+            key = (self.W, self.S)
+            if key[0] < best_key[0] or (key[0] == best_key[0] and key[1] < best_key[1] - _EPS):
+                best_key = key
+                best = [list(t) for t in self.tables]
+                stale = 0
+            else:
+                stale += 1
+        return best
+
+    def polish(self, max_evals: int) -> None:
+        """Swaps between neighbouring tables that lower the spread and add no weighted
+        repeat (bounded passes)."""
+        for _ in range(4):
+            improved = False
+            for i in range(len(self.tables) - 1):
+                for a in list(self.tables[i]):
+                    if self.where[a] != i:
+                        continue
+                    move = self.best_swap(a, i + 1, i + 1)
+                    if move is not None and move[0] <= 0 and move[1] < -_EPS:
+                        self.swap(a, move[2])
+                        improved = True
+                if self.evals >= max_evals:
+                    return
+            if not improved:
+                return
+
+
+def optimise_groups(
+    problem: Problem,
+    sizes: Sequence[int],
+    rng: random.Random,
+    *,
+    max_evals: int = DEFAULT_MAX_EVALS,
+    window: int = 3,
+) -> list[list[int]]:
+    """The tables (lists of indices, in table order) of the optimiser: see the module
+    docstring. Never more repeat pairs than :func:`greedy_groups`, never more spread."""
+    greedy = greedy_groups(problem, sizes)
+    budget = spread_sum(problem, greedy)
+    start = slice_groups(problem.n, sizes)
+    if spread_sum(problem, start) > budget + _EPS:
+        start = greedy
+    groups = _search(problem, start, budget, rng, max_evals, window)
+    if _worse(problem, groups, greedy):
+        groups = _search(problem, greedy, budget, rng, max_evals, window)
+        if _worse(problem, groups, greedy):
+            groups = greedy
+    return groups
+
+
+def _search(problem, start, budget, rng, max_evals, window) -> list[list[int]]:
+    search = _Search(problem, start, budget)
+    search.descend(window, max_evals // 2)
+    if search.W > 0:
+        wide = max(window, 8)
+        best = search.tabu(wide, max_evals, rng)
+        search = _Search(problem, best, budget)
+        search.evals = 0
+    search.polish(max_evals // 4)
+    return search.tables
+
+
+def _worse(problem: Problem, groups, baseline) -> bool:
+    return (
+        repeat_count(problem, groups) > repeat_count(problem, baseline)
+        or spread_sum(problem, groups) > spread_sum(problem, baseline) + _EPS
+    )
+
+
+# -- seat order --------------------------------------------------------------------------------
+
+
+def seat_order(
+    table: Sequence[int], seats: Sequence[Sequence[int]], rng: random.Random
+) -> list[int]:
+    """``table``'s players in seat order: least total ``seats[p][position]`` (exact),
+    ties broken by a shuffle from ``rng`` (one shuffle per table)."""
+    order = list(table)
+    rng.shuffle(order)
+    k = len(order)
+    cost = [[(seats[p][pos] if pos < len(seats[p]) else 0) for pos in range(k)] for p in order]
+    full = (1 << k) - 1
+    # f[mask]: least cost of seating the players in mask at the last |mask| positions
+    f = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        pos = k - mask.bit_count()
+        best = None
+        for i in range(k):
+            if mask >> i & 1:
+                c = f[mask ^ (1 << i)] + cost[i][pos]
+                if best is None or c < best:
+                    best = c
+        f[mask] = best  # type: ignore[assignment]
+    seated = []
+    mask = full
+    for pos in range(k):
+        for i in range(k):
+            if mask >> i & 1 and cost[i][pos] + f[mask ^ (1 << i)] == f[mask]:
+                seated.append(order[i])
+                mask ^= 1 << i
+                break
+    return seated
