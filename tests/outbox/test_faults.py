@@ -111,6 +111,19 @@ def _wait_done(message: OutboxMessage, timeout: float = 30) -> None:
     raise AssertionError(f"outbox message {message.pk} still pending: {message.last_error}")
 
 
+def _sweep_rates_the_game(app: Any, message: OutboxMessage) -> None:
+    """With a worker running, the sweep publishes the pending rating message again, the
+    game is rated, and the ratings equal a recomputation from scratch."""
+    with _worker(app):
+        later = timezone.now() + outbox_services.SWEEP_AFTER + dt.timedelta(seconds=1)
+        assert outbox_services.outbox_sweep(now=later) == 1
+        _wait_done(message)
+    rated = _ratings()
+    assert len(rated) == 4
+    ratings_recompute(kind="tock")
+    assert _ratings() == pytest.approx(rated)
+
+
 def _ratings() -> dict[int, float]:
     return dict(Rating.objects.filter(kind="tock").values_list("player_id", "value"))
 
@@ -133,14 +146,7 @@ def test_a_result_stored_while_the_broker_is_down_is_rated_once_it_is_back(
 
     private_broker.start()
     _reset_connections(app)
-    with _worker(app):
-        later = timezone.now() + outbox_services.SWEEP_AFTER + dt.timedelta(seconds=1)
-        assert outbox_services.outbox_sweep(now=later) == 1
-        _wait_done(message)
-    rated = _ratings()
-    assert len(rated) == 4
-    ratings_recompute(kind="tock")
-    assert _ratings() == pytest.approx(rated)
+    _sweep_rates_the_game(app, message)
 
 
 def test_a_worker_killed_mid_task_loses_no_rating_update(
@@ -189,11 +195,4 @@ def test_a_worker_killed_mid_task_loses_no_rating_update(
     assert message.done_at is None and _ratings() == {}
 
     _reset_connections(app)
-    with _worker(app):
-        later = timezone.now() + outbox_services.SWEEP_AFTER + dt.timedelta(seconds=1)
-        assert outbox_services.outbox_sweep(now=later) == 1
-        _wait_done(message)
-    rated = _ratings()
-    assert len(rated) == 4
-    ratings_recompute(kind="tock")
-    assert _ratings() == pytest.approx(rated)
+    _sweep_rates_the_game(app, message)
