@@ -32,10 +32,11 @@ class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", _("In progress")
     FINISHED = "finished", _("Finished")
     STALEMATE = "stalemate", _("Stalemate")  # over, placements by the rules for a stalemate
+    VOID = "void", _("Closed without a result")  # e.g. time up before any event; not rated
 
 
 #: Statuses of a game that is over (no more events accepted).
-OVER_STATUSES = frozenset({GameStatus.FINISHED, GameStatus.STALEMATE})
+OVER_STATUSES = frozenset({GameStatus.FINISHED, GameStatus.STALEMATE, GameStatus.VOID})
 
 
 class ResultSource(models.TextChoices):

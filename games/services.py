@@ -554,3 +554,66 @@ def game_rename_player(
                 )
         game.save()
     return RecordOutcome(game=game, events_added=0, result_changed=False)
+
+
+def game_void(*, game: Game | int, user: Any) -> RecordOutcome:
+    """Close a game that has no event and no result *without a result* (status
+    ``void``, no placements): no points, not rated (e.g. its round's time ran out
+    before it started).
+
+    Refused (:class:`ResultConflict`) when the game has an event or a result; voiding a
+    void game changes nothing. A later log or placements for the game replace the void
+    (a correction). ``result_changed`` is true when the game was voided now, so the
+    recording choke point follows it like a result (its round may be complete).
+    """
+    with transaction.atomic():
+        game = _locked(game)
+        if game.status == GameStatus.VOID:
+            return RecordOutcome(game=game, events_added=0, result_changed=False)
+        if game.last_sequence > 0 or game.result_source != ResultSource.NONE:
+            raise ResultConflict(_("Only a game with no event and no result can be voided."))
+        game.status = GameStatus.VOID
+        game.placements = None
+        game.result_version += 1
+        game.finished_at = timezone.now()
+        game.save()
+    return RecordOutcome(game=game, events_added=0, result_changed=True)
+
+
+def game_set_players(*, game: Game | int, players: list[str], user: Any) -> Game:
+    """Change who plays a game that has not started (no event, no result): seat order
+    ``players`` (distinct non-empty handles, at least two). Used when a player does not
+    show up. :class:`ResultConflict` once the game has an event or a result."""
+    names = list(players)
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise MalformedInput(_("A game needs at least two distinct players."))
+    if not all(isinstance(p, str) and p for p in names):
+        raise MalformedInput(_("Players must be distinct non-empty handles."))
+    with transaction.atomic():
+        game = _locked(game)
+        if game.last_sequence > 0 or game.result_source != ResultSource.NONE or game.is_over:
+            raise ResultConflict(_("The game has started; its players cannot change."))
+        game.players = names
+        game.save(update_fields=["players", "updated_at"])
+    return game
+
+
+def game_award_bye(*, game: Game | int, player: str, user: Any) -> RecordOutcome:
+    """Give ``player`` a bye: the game (with no event and no result) is closed with
+    ``player`` alone, first place. A one-player result is never rated (ratings need two
+    players). :class:`ResultConflict` once the game has an event or a result."""
+    with transaction.atomic():
+        game = _locked(game)
+        if game.result_source == ResultSource.PLACEMENTS and game.placements == {player: 1}:
+            return RecordOutcome(game=game, events_added=0, result_changed=False)
+        if game.last_sequence > 0 or game.result_source != ResultSource.NONE or game.is_over:
+            raise ResultConflict(_("The game has started; no bye can be given."))
+        game.players = [player]
+        game.placements = {player: 1}
+        game.result_source = ResultSource.PLACEMENTS
+        game.result_version += 1
+        game.status = GameStatus.FINISHED
+        game.finished_at = timezone.now()
+        game.created_by = game.created_by or _actor(user)
+        game.save()
+    return RecordOutcome(game=game, events_added=0, result_changed=True)

@@ -164,6 +164,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "site-heartbeat": {"task": "tock_site.site_heartbeat", "schedule": 60.0},
     # Publishes again what a lost publish left pending (see outbox.services).
     "outbox-sweep": {"task": "outbox.sweep", "schedule": 60.0},
+    # Progresses tournaments whose progression was missed; ends rounds whose time is up.
+    "tournaments-progression-sweep": {"task": "tournaments.progression_sweep", "schedule": 60.0},
 }
 
 # --- Auth -------------------------------------------------------------------------------

@@ -4,12 +4,14 @@ from django.contrib import admin
 
 from tournaments.models import (
     League,
+    NoShow,
     Player,
     Registration,
     Round,
     Seat,
     Table,
     Tournament,
+    TournamentAudit,
     TournamentRole,
 )
 
@@ -43,7 +45,15 @@ class RegistrationInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "starts_on", "status", "format", "table_size")
+    list_display = (
+        "name",
+        "league",
+        "starts_on",
+        "status",
+        "format",
+        "swiss_rounds",
+        "auto_progress",
+    )
     list_filter = ("status", "format", "league")
     search_fields = ("name", "slug")
     inlines = [TournamentRoleInline, RegistrationInline]
@@ -86,3 +96,27 @@ class TableAdmin(admin.ModelAdmin):
 class SeatAdmin(admin.ModelAdmin):
     list_display = ("table", "position", "player")
     raw_id_fields = ("table", "player")
+
+
+@admin.register(NoShow)
+class NoShowAdmin(admin.ModelAdmin):
+    list_display = ("round", "table", "player", "created_at")
+    raw_id_fields = ("round", "table", "player")
+
+
+@admin.register(TournamentAudit)
+class TournamentAuditAdmin(admin.ModelAdmin):
+    """The audit log is written by the services only: read-only here."""
+
+    list_display = ("at", "tournament", "round", "actor", "action")
+    list_filter = ("action",)
+    raw_id_fields = ("tournament", "round", "actor")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -8,3 +8,9 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
 
+    def ready(self) -> None:
+        from outbox.handlers import register
+        from tournaments.services.progression import ROUND_PROGRESS
+
+        # Recorded by the recording choke point when a round becomes complete.
+        register(ROUND_PROGRESS, "tournaments.services.progression.round_progress_from_outbox")

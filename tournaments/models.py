@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, game_kind_choices
@@ -102,7 +103,37 @@ class League(models.Model):
 
 class TournamentFormat(models.TextChoices):
     SWISS = "swiss", _("Swiss (tables by standings)")
-    RANDOM = "random", _("Random tables every round")
+    ELIMINATION = "elimination", _("Elimination (each table's top players advance)")
+    SWISS_CUT = "swiss_cut", _("Swiss, then the top players play an elimination stage")
+
+
+class Seeding(models.TextChoices):
+    """How round 1 is ordered before seating."""
+
+    RATING = "rating", _("By rating")
+    RANDOM = "random", _("Random")
+
+
+class Stage(models.TextChoices):
+    """The stage a round belongs to."""
+
+    SWISS = "swiss", _("Swiss")
+    ELIMINATION = "elimination", _("Elimination")
+
+
+#: Preferred table size first, then the sizes allowed when the count does not divide.
+DEFAULT_TABLE_SIZES = [4, 3, 5, 2, 6]
+
+
+def default_table_sizes() -> list[int]:
+    return list(DEFAULT_TABLE_SIZES)
+
+
+def table_sizes_around(size: int, lo: int, hi: int) -> list[int]:
+    """``size`` first, then every other size from ``lo`` to ``hi``, nearest first
+    (smaller before larger): what a single legacy ``table_size`` means."""
+    others = [s for s in range(lo, hi + 1) if s != size]
+    return [size, *sorted(others, key=lambda s: (abs(s - size), s))]
 
 
 class TournamentStatus(models.TextChoices):
@@ -127,8 +158,36 @@ class Tournament(models.Model):
     format = models.CharField(
         _("format"), max_length=16, choices=TournamentFormat.choices, default=TournamentFormat.SWISS
     )
-    table_size = models.PositiveSmallIntegerField(_("table size"), default=4)
-    rounds_count = models.PositiveSmallIntegerField(_("number of rounds"), default=5)
+    table_sizes = models.JSONField(
+        _("table sizes"),
+        default=default_table_sizes,
+        help_text=_("The preferred table size first, then the other sizes allowed."),
+    )
+    #: ``rounds`` in the services and the API (``Tournament.rounds`` is the reverse
+    #: accessor of :class:`Round`, so the field is named ``swiss_rounds``).
+    swiss_rounds = models.PositiveSmallIntegerField(
+        _("number of Swiss rounds"), default=5, help_text=_("Swiss rounds only.")
+    )
+    cut = models.PositiveSmallIntegerField(
+        _("cut"), default=8, help_text=_("Swiss with a cut: the top N play the elimination stage.")
+    )
+    advance = models.PositiveSmallIntegerField(
+        _("players advancing per table"),
+        default=2,
+        help_text=_("Elimination: the top K of every table advance."),
+    )
+    round_minutes = models.PositiveSmallIntegerField(_("minutes per round"), null=True, blank=True)
+    auto_progress = models.BooleanField(
+        _("automatic progression"),
+        default=True,
+        help_text=_(
+            "Seat the next round (or finish the tournament) as soon as a round is complete, "
+            "and end the games of a round whose time is up."
+        ),
+    )
+    seeding = models.CharField(
+        _("seeding of round 1"), max_length=16, choices=Seeding.choices, default=Seeding.RATING
+    )
     points_per_place = models.JSONField(
         _("points per placement"),
         default=list,
@@ -155,9 +214,6 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "id"]
         constraints = [
             models.UniqueConstraint(fields=["league", "slug"], name="tournament_unique_slug"),
-            models.CheckConstraint(
-                condition=models.Q(table_size__gte=2), name="tournament_table_size_min"
-            ),
         ]
 
     def __str__(self) -> str:
@@ -166,6 +222,28 @@ class Tournament(models.Model):
     @property
     def kind(self) -> str:
         return self.league.kind
+
+    # Derived names kept for today's API output and pages (``table_size``: the preferred
+    # size; ``rounds_count``: the Swiss rounds). Assigning them updates the real fields.
+    @property
+    def table_size(self) -> int:
+        return int(self.table_sizes[0]) if self.table_sizes else DEFAULT_TABLE_SIZES[0]
+
+    @table_size.setter
+    def table_size(self, value: int) -> None:
+        self.table_sizes = [value, *[s for s in (self.table_sizes or []) if s != value]]
+
+    @property
+    def rounds_count(self) -> int:
+        return self.swiss_rounds
+
+    @rounds_count.setter
+    def rounds_count(self, value: int) -> None:
+        self.swiss_rounds = value
+
+    @property
+    def has_elimination(self) -> bool:
+        return self.format in (TournamentFormat.ELIMINATION, TournamentFormat.SWISS_CUT)
 
 
 class Role(models.TextChoices):
@@ -212,7 +290,7 @@ class Registration(models.Model):
         Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="registrations"
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
-    dropped = models.BooleanField(_("dropped"), default=False)
+    dropped = models.BooleanField(_("dropped"), default=False)  # never seated again
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
 
     class Meta:
@@ -242,6 +320,8 @@ class Round(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=RoundStatus.choices, default=RoundStatus.RUNNING
     )
+    stage = models.CharField(_("stage"), max_length=16, choices=Stage.choices, default=Stage.SWISS)
+    deadline = models.DateTimeField(_("time limit"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -301,3 +381,67 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} – {self.position}: {self.player.handle}"
+
+
+class NoShow(models.Model):
+    """A player seated in a round who did not come (marked before the game's first
+    event): the game was started without them; in the standings they take the last
+    place of ``table`` (one below its last seat), unrated."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="no_shows"
+    )
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="no_shows"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="no_shows"
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("no-show")
+        verbose_name_plural = _("no-shows")
+        ordering = ["round", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="noshow_unique_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – {_('no-show')}: {self.player.handle}"
+
+
+class TournamentAudit(models.Model):
+    """One step of a tournament's life: who (``actor``; empty for the system: a task or
+    the automatic progression), when, which round, what (``action``) and the details."""
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="audit"
+    )
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("round"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="audit",
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("actor"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    action = models.CharField(_("action"), max_length=40)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), default=timezone.now, db_index=True)
+
+    class Meta:
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["tournament", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {self.action}"

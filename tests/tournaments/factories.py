@@ -48,6 +48,9 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     slug = factory.Sequence(lambda n: f"open-{n}")
     starts_on = dt.date(2026, 1, 10)
     status = "registration"
+    # Set-up tournaments are driven by hand (the model's default is on); the tests of
+    # automatic progression turn it on.
+    auto_progress = False
 
 
 class TournamentRoleFactory(factory.django.DjangoModelFactory):

@@ -13,8 +13,10 @@ from tournaments.models import (
     TIEBREAK_FIRSTS,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
+    NoShow,
     Registration,
     Seat,
+    Stage,
     Table,
     Tournament,
 )
@@ -43,6 +45,13 @@ class StandingRow:
     hidden: bool = False
     #: Shown under the neutral name (a hidden player, to a viewer who may not see them).
     masked: bool = False
+    #: The stage the player reached: ``swiss``, or ``elimination`` (played in the
+    #: elimination stage: the cut of ``swiss_cut``, everyone in ``elimination``).
+    stage: str = Stage.SWISS
+    #: Elimination: the number of the last elimination round the player sat in.
+    reached_round: int | None = None
+    #: Rounds the player was marked a no-show in.
+    no_shows: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -63,11 +72,17 @@ def _sort_key(row: StandingRow, tiebreaks: list[str]) -> tuple:
 
 
 def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
-    """Standings of a tournament, best first, from a bounded number of queries (4).
+    """Standings of a tournament, best first, from a bounded number of queries (5).
 
     Points: per finished game (log-derived or placements-only), from the tournament's
     points per placement (:func:`tournaments.scoring.table_points`: shared places share,
     other table sizes interpolate). Games without a result do not count yet.
+
+    A no-show takes the last place of their table (one below its last seat) with that
+    place's points, unrated. With an elimination stage (formats ``elimination`` and
+    ``swiss_cut``), the players who played it come first (``stage`` ``elimination``):
+    the later the round they went out in, the better, then their place at that table,
+    then points and tiebreaks; the others (``stage`` ``swiss``) follow by points.
 
     Then the tiebreaks in ``tournament.tiebreaks`` order:
     ``buchholz`` (the average, over every opponent met at every table, of that
@@ -93,9 +108,18 @@ def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[St
             hidden=reg["player__hidden"],
         )
     tables = Table.objects.filter(round__tournament=tournament).values_list(
-        "id", "round__number", "game__placements"
+        "id", "round__number", "game__placements", "round__stage"
     )
-    results = {tid: (number, places) for tid, number, places in tables if places}
+    results: dict[int, tuple[int, dict]] = {}
+    elimination_tables: dict[int, tuple[int, dict]] = {}
+    for tid, number, places, stage in tables:
+        if places:
+            results[tid] = (number, places)
+        if stage == Stage.ELIMINATION:
+            elimination_tables[tid] = (number, places or {})
+    # Elimination: player id -> (last elimination round sat in, place at that table;
+    # a large number until the table has one).
+    elimination: dict[int, tuple[int, int]] = {}
     seated: dict[int, list[int]] = defaultdict(list)
     for table_id, player_id, handle, name, hidden in Seat.objects.filter(
         table__round__tournament=tournament
@@ -108,7 +132,32 @@ def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[St
             )
         if table_id in results:
             seated[table_id].append(player_id)
+        if table_id in elimination_tables:
+            number, places = elimination_tables[table_id]
+            if number >= elimination.get(player_id, (0, 0))[0]:
+                elimination[player_id] = (number, places.get(handle, 10**6))
     handle_of = {pid: row.handle for pid, row in rows.items()}
+    # A no-show takes the last place of the table they were seated at (unrated).
+    no_show_places: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
+    for table_id, player_id, number in NoShow.objects.filter(
+        round__tournament=tournament
+    ).values_list("table_id", "player_id", "round__number"):
+        if player_id in rows:
+            rows[player_id].no_shows.append(number)
+        if table_id in results:
+            placements = results[table_id][1]
+            size = len(placements) + 1
+            last = table_points(points_list, {**placements, "\x00no-show": size})["\x00no-show"]
+            no_show_places[player_id].append((number, size, last))
+    for pid, entries in no_show_places.items():
+        row = rows.get(pid)
+        if row is None:
+            continue
+        for number, place, pts in entries:
+            row.points += pts
+            row.games += 1
+            row.placement_sum += place
+            row.places[number] = place
     opponents: dict[int, list[int]] = defaultdict(list)
     for table_id, players in seated.items():
         number, placements = results[table_id]
@@ -136,10 +185,22 @@ def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[St
     for pid, opps in opponents.items():
         rows[pid].buchholz = sum(rows[o].points for o in opps) / len(opps)
     tiebreaks = list(tournament.tiebreaks or [])
-    ordered = sorted(rows.values(), key=lambda r: (_sort_key(r, tiebreaks), r.handle))
+    for pid, (number, _place) in elimination.items():
+        if pid in rows:
+            rows[pid].stage = Stage.ELIMINATION
+            rows[pid].reached_round = number
+
+    def full_key(r: StandingRow) -> tuple:
+        # Elimination: the later a player went out the better, then their place at
+        # that table; then points and tiebreaks (everyone else: those alone).
+        reach = elimination.get(r.player_id)
+        stage_key = (-reach[0], reach[1]) if reach else (1, 0)
+        return (stage_key, _sort_key(r, tiebreaks))
+
+    ordered = sorted(rows.values(), key=lambda r: (full_key(r), r.handle))
     previous = None
     for i, row in enumerate(ordered, start=1):
-        key = _sort_key(row, tiebreaks)
+        key = full_key(row)
         row.rank = i if key != previous else ordered[i - 2].rank
         previous = key
     masker = Masker(user=user, tournament=tournament)

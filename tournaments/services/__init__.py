@@ -13,11 +13,23 @@ from tournaments.services.core import (
     tournament_role_add,
     tournament_role_remove,
     tournament_update,
+    validate_progression_settings,
     validate_scoring,
     validate_table_size,
+    validate_table_sizes,
 )
 from tournaments.services.players import player_erase, player_set_hidden
-from tournaments.services.progression import round_create_next, round_refresh_status
+from tournaments.services.progression import (
+    progression_sweep,
+    registration_no_show,
+    round_create_next,
+    round_progress,
+    round_refresh_status,
+    round_reseat,
+    round_time_up,
+    tournament_finish,
+    tournament_start,
+)
 from tournaments.services.recording import (
     friendly_game_create,
     game_record_event,
@@ -39,13 +51,22 @@ __all__ = [
     "registration_check_in",
     "registration_create",
     "registration_drop",
+    "progression_sweep",
+    "registration_no_show",
     "round_create_next",
+    "round_progress",
     "round_refresh_status",
+    "round_reseat",
+    "round_time_up",
+    "tournament_finish",
+    "tournament_start",
     "table_size_limits",
     "tournament_create",
     "tournament_role_add",
     "tournament_role_remove",
     "tournament_update",
+    "validate_progression_settings",
     "validate_scoring",
     "validate_table_size",
+    "validate_table_sizes",
 ]

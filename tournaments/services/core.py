@@ -23,11 +23,14 @@ from tournaments.models import (
     Player,
     Registration,
     Role,
+    Seeding,
     Tournament,
+    TournamentAudit,
     TournamentFormat,
     TournamentRole,
     TournamentStatus,
     default_tiebreaks,
+    table_sizes_around,
 )
 from tournaments.permissions import (
     ensure_can_manage_league,
@@ -62,6 +65,75 @@ def validate_table_size(*, kind: str, table_size: Any) -> int:
             % {"min": lo, "max": hi, "game": engine.game_class(kind).title}
         )
     return table_size
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_table_sizes(*, kind: str, table_sizes: Any) -> list[int]:
+    """``table_sizes`` (the preferred size first, then the other sizes allowed when the
+    count does not divide) if every size is one a table of ``kind`` may seat, distinct,
+    at least one; else :class:`InvalidConfiguration` (400)."""
+    if not isinstance(table_sizes, list | tuple) or not table_sizes:
+        raise InvalidConfiguration(_("Table sizes must be a non-empty list (preferred first)."))
+    for size in table_sizes:
+        validate_table_size(kind=kind, table_size=size)
+    if len(set(table_sizes)) != len(table_sizes):
+        raise InvalidConfiguration(_("Table sizes must be distinct."))
+    return [int(s) for s in table_sizes]
+
+
+def validate_progression_settings(
+    *,
+    format: Any,
+    table_sizes: list[int],
+    rounds: Any,
+    cut: Any,
+    advance: Any,
+    round_minutes: Any,
+    seeding: Any,
+) -> None:
+    """The rules of a tournament's progression settings (:class:`InvalidConfiguration`):
+
+    * ``format`` is ``swiss``, ``elimination`` or ``swiss_cut``;
+    * ``rounds`` (Swiss rounds) from 1 to 50;
+    * ``advance`` (top K per table, elimination) from 1 to one less than the preferred
+      table size (elimination tables are only seated at sizes above ``advance``, so
+      every elimination round sends somebody home);
+    * ``cut`` (top N after the Swiss rounds, ``swiss_cut``) at least 2;
+    * ``round_minutes`` empty or from 1 to 1440; ``seeding`` ``rating`` or ``random``.
+    """
+    if format not in TournamentFormat.values:
+        raise InvalidConfiguration(_("Unknown format %(format)r.") % {"format": format})
+    if not _is_int(rounds) or not 1 <= rounds <= 50:
+        raise InvalidConfiguration(_("The number of rounds must be from 1 to 50."))
+    eliminates = format in (TournamentFormat.ELIMINATION, TournamentFormat.SWISS_CUT)
+    if not _is_int(advance) or advance < 1 or (eliminates and advance >= table_sizes[0]):
+        raise InvalidConfiguration(
+            _("The players advancing per table must be from 1 to %(n)d.")
+            % {"n": max(table_sizes[0] - 1, 1)}
+        )
+    if not _is_int(cut) or not 2 <= cut <= 10000:
+        raise InvalidConfiguration(_("The cut must be at least 2 players."))
+    if round_minutes is not None and (not _is_int(round_minutes) or not 1 <= round_minutes <= 1440):
+        raise InvalidConfiguration(_("Minutes per round must be from 1 to 1440, or empty."))
+    if seeding not in Seeding.values:
+        raise InvalidConfiguration(_("Unknown seeding %(seeding)r.") % {"seeding": seeding})
+
+
+def audit_write(
+    *, tournament: Tournament, user: Any, action: str, round: Any = None, **details: Any
+) -> TournamentAudit:
+    """Append one row to the tournament's audit log. ``user`` is the actor (a signed-in
+    user is stored; SYSTEM, tasks and anonymous callers are stored as empty = system)."""
+    return TournamentAudit.objects.create(
+        tournament=tournament,
+        round=round,
+        actor=user if user_is_signed_in(user=user) and getattr(user, "pk", None) else None,
+        action=action,
+        details=details,
+    )
 
 
 def player_create(
@@ -165,28 +237,58 @@ def tournament_create(
     ends_on: dt.date | None = None,
     venue: str = "",
     format: str = TournamentFormat.SWISS,
-    table_size: int = 4,
-    rounds_count: int = 5,
+    table_sizes: Sequence[int] | None = None,
+    rounds: int | None = None,
+    cut: int = 8,
+    advance: int = 2,
+    round_minutes: int | None = None,
+    auto_progress: bool = True,
+    seeding: str = Seeding.RATING,
     points_per_place: Sequence[float] | None = None,
     tiebreaks: Sequence[str] | None = None,
     is_public: bool = True,
     status: str = TournamentStatus.REGISTRATION,
+    table_size: int | None = None,
+    rounds_count: int | None = None,
     user: Any,
 ) -> Tournament:
-    """Create a tournament in a league (league organizers). The creator becomes organizer."""
+    """Create a tournament in a league (league organizers). The creator becomes organizer.
+
+    Settings (see :func:`validate_progression_settings` for their rules): ``format``
+    (``swiss`` | ``elimination`` | ``swiss_cut``; the former ``random`` is accepted as
+    Swiss with ``seeding="random"``), ``table_sizes`` (preferred first; default: 4, then
+    every other size the game allows, nearest first), ``rounds`` (Swiss rounds), ``cut``,
+    ``advance``, ``round_minutes``, ``auto_progress``, ``seeding``. The former names
+    ``table_size`` (= ``table_sizes`` around that size) and ``rounds_count`` are accepted.
+    """
     ensure_can_manage_league(user=user, league=league)
+    lo, hi = table_size_limits(kind=league.kind)
+    if table_sizes is None:
+        preferred = 4 if table_size is None else table_size
+        validate_table_size(kind=league.kind, table_size=preferred)
+        sizes = table_sizes_around(preferred, lo, hi)
+    else:
+        sizes = validate_table_sizes(kind=league.kind, table_sizes=list(table_sizes))
     points, order = validate_scoring(
         kind=league.kind,
-        table_size=table_size,
+        table_size=sizes[0],
         points_per_place=points_per_place,
         tiebreaks=tiebreaks,
     )
-    if format not in TournamentFormat.values:
-        raise InvalidConfiguration(_("Unknown format %(format)r.") % {"format": format})
+    if format == "random":  # the former format: Swiss seated at random
+        format, seeding = TournamentFormat.SWISS, Seeding.RANDOM
+    rounds = rounds if rounds is not None else (rounds_count if rounds_count is not None else 5)
+    validate_progression_settings(
+        format=format,
+        table_sizes=sizes,
+        rounds=rounds,
+        cut=cut,
+        advance=advance,
+        round_minutes=round_minutes,
+        seeding=seeding,
+    )
     if status not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": status})
-    if not isinstance(rounds_count, int) or not 1 <= rounds_count <= 50:
-        raise InvalidConfiguration(_("The number of rounds must be from 1 to 50."))
     if ends_on is not None and ends_on < starts_on:
         raise InvalidConfiguration(_("The tournament cannot end before it starts."))
     slug = slug or slugify(name)
@@ -201,8 +303,13 @@ def tournament_create(
             ends_on=ends_on,
             venue=venue,
             format=format,
-            table_size=table_size,
-            rounds_count=rounds_count,
+            table_sizes=sizes,
+            swiss_rounds=rounds,
+            cut=cut,
+            advance=advance,
+            round_minutes=round_minutes,
+            auto_progress=bool(auto_progress),
+            seeding=seeding,
             points_per_place=points,
             tiebreaks=order,
             is_public=is_public,
@@ -210,6 +317,9 @@ def tournament_create(
         )
         if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
+        audit_write(
+            tournament=tournament, user=user, action="created", format=format, table_sizes=sizes
+        )
     return tournament
 
 
@@ -219,43 +329,88 @@ _UPDATABLE = {
     "starts_on",
     "ends_on",
     "format",
-    "rounds_count",
+    "rounds",
+    "cut",
+    "advance",
+    "round_minutes",
+    "auto_progress",
+    "seeding",
     "points_per_place",
     "tiebreaks",
     "is_public",
     "status",
 }
+#: Settings that decide how players are seated: fixed once round 1 is seated.
+_SEATING = {"table_sizes", "table_size", "format", "seeding"}
 
 
 def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
     """Change a tournament's settings (organizers). Scoring changes apply to standings at once.
 
-    The table size cannot change once a round exists.
+    The table sizes (``table_sizes``, or the former ``table_size``), ``format`` and
+    ``seeding`` cannot change once a round exists (:class:`InvalidState`); ``rounds``
+    (``rounds_count``), ``cut``, ``advance``, ``round_minutes`` and ``auto_progress`` may
+    (they apply from the next round). Every change is written to the audit log.
     """
     ensure_can_manage_tournament(user=user, tournament=tournament)
-    unknown = set(fields) - _UPDATABLE - {"table_size"}
+    if "rounds_count" in fields:
+        fields["rounds"] = fields.pop("rounds_count")
+    if fields.get("format") == "random":
+        fields["format"], fields["seeding"] = TournamentFormat.SWISS, Seeding.RANDOM
+    unknown = set(fields) - _UPDATABLE - _SEATING
     if unknown:
         raise InvalidConfiguration(
             _("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
         )
-    if "table_size" in fields and tournament.rounds.exists():
-        raise InvalidState(_("The table size cannot change once a round has been seated."))
-    table_size = fields.get("table_size", tournament.table_size)
+    changed_seating = {
+        k
+        for k in _SEATING & set(fields)
+        if fields[k] != getattr(tournament, k if k != "table_size" else "table_size")
+    }
+    if changed_seating and tournament.rounds.exists():
+        raise InvalidState(
+            _("The table sizes, format and seeding cannot change once a round has been seated.")
+        )
+    kind = tournament.league.kind
+    if "table_sizes" in fields:
+        sizes = validate_table_sizes(kind=kind, table_sizes=fields.pop("table_sizes"))
+    elif "table_size" in fields:
+        preferred = validate_table_size(kind=kind, table_size=fields.pop("table_size"))
+        sizes = table_sizes_around(preferred, *table_size_limits(kind=kind))
+    else:
+        sizes = list(tournament.table_sizes)
     points, order = validate_scoring(
-        kind=tournament.league.kind,
-        table_size=table_size,
+        kind=kind,
+        table_size=sizes[0],
         points_per_place=fields.get("points_per_place", tournament.points_per_place),
         tiebreaks=fields.get("tiebreaks", tournament.tiebreaks),
     )
+    validate_progression_settings(
+        format=fields.get("format", tournament.format),
+        table_sizes=sizes,
+        rounds=fields.get("rounds", tournament.swiss_rounds),
+        cut=fields.get("cut", tournament.cut),
+        advance=fields.get("advance", tournament.advance),
+        round_minutes=fields.get("round_minutes", tournament.round_minutes),
+        seeding=fields.get("seeding", tournament.seeding),
+    )
     if "status" in fields and fields["status"] not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": fields["status"]})
-    if "format" in fields and fields["format"] not in TournamentFormat.values:
-        raise InvalidConfiguration(_("Unknown format %(format)r.") % {"format": fields["format"]})
-    for name, value in fields.items():
-        setattr(tournament, name, value)
-    tournament.points_per_place = points
-    tournament.tiebreaks = order
-    tournament.save()
+    if "rounds" in fields:
+        fields["swiss_rounds"] = fields.pop("rounds")
+    with transaction.atomic():
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        tournament.table_sizes = sizes
+        tournament.points_per_place = points
+        tournament.tiebreaks = order
+        tournament.save()
+        audit_write(
+            tournament=tournament,
+            user=user,
+            action="settings_changed",
+            fields=sorted(fields) + (["table_sizes"] if changed_seating else []),
+        )
     return tournament
 
 
@@ -299,8 +454,15 @@ def registration_check_in(*, registration: Registration, user: Any) -> Registrat
     if registration.dropped:
         raise InvalidState(_("A dropped player cannot check in; register again."))
     if not registration.checked_in:
-        registration.checked_in = True
-        registration.save(update_fields=["checked_in"])
+        with transaction.atomic():
+            registration.checked_in = True
+            registration.save(update_fields=["checked_in"])
+            audit_write(
+                tournament=registration.tournament,
+                user=user,
+                action="checked_in",
+                player=registration.player.handle,
+            )
     return registration
 
 
@@ -310,6 +472,13 @@ def registration_drop(*, registration: Registration, user: Any) -> Registration:
     if not own:
         ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if not registration.dropped:
-        registration.dropped = True
-        registration.save(update_fields=["dropped"])
+        with transaction.atomic():
+            registration.dropped = True
+            registration.save(update_fields=["dropped"])
+            audit_write(
+                tournament=registration.tournament,
+                user=user,
+                action="dropped",
+                player=registration.player.handle,
+            )
     return registration

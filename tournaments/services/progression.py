@@ -1,103 +1,383 @@
 """Progression: the ONLY place that seats rounds and finishes rounds and tournaments.
 
-Two services, both keyword-only, idempotent and safe to call from a Celery task (retried,
-run twice at once) as well as from a request:
+Services (keyword-only; every one writes a :class:`~tournaments.models.TournamentAudit`
+row in the transaction of its change, and raising means nothing was changed):
 
-* :func:`round_create_next` seats the next round: its tables, seats and games;
-* :func:`round_refresh_status` finishes a round whose tables all have a result, and the
-  tournament after its last round (the recording choke point calls it after every
-  result change, in the transaction of the change).
+* :func:`tournament_start` -- seat round 1 (organizers);
+* :func:`round_create_next` -- seat the next round by hand (organizers; when automatic
+  progression is off);
+* :func:`round_progress` -- the automatic step (tasks): when a round is complete, seat
+  the next round or elimination stage, or finish the tournament. Idempotent;
+* :func:`round_refresh_status` -- finish a round whose tables are all done, and the
+  tournament after its final round (the recording choke point calls it after every
+  result change, in the transaction of the change);
+* :func:`round_reseat`, :func:`round_time_up`, :func:`registration_no_show`,
+  :func:`tournament_finish` -- organizer controls;
+* :func:`round_progress_from_outbox` (outbox topic :data:`ROUND_PROGRESS`) and
+  :func:`progression_sweep` (Celery beat, every minute) -- automatic progression.
 
-Both lock the tournament row (``SELECT ... FOR UPDATE``) before reading what they
-decide on, tournament first and then the round: two results committed at once on the
-last two tables of a round cannot both miss the other's, and two seatings at once
-cannot both seat round ``n`` (nor can the unique round number per tournament).
+Locks: every service locks the tournament row (``SELECT ... FOR UPDATE``) first, then
+the round, before reading what it decides on; round numbers are unique per tournament.
+So two progressions at once (a task run twice, a retry, the sweep next to the outbox)
+create exactly one next round, and two last results at once finish the round.
 
-Seating rules (the algorithm is :mod:`tournaments.seating`, pure and seeded):
+Formats (``Tournament.format``)
+-------------------------------
+* **swiss**: ``swiss_rounds`` rounds (the ``rounds`` setting); from round 2 players are
+  seated in standings order (points, then the tournament's tiebreaks); the tournament
+  finishes with its last round.
+* **elimination**: every round is an elimination round: at every table the top
+  ``advance`` players advance (a tie at the line, or a table closed without a result,
+  is broken by the standings: points, then the tiebreaks); the survivors are seated
+  again, until they fit at one table (at most the largest allowed size): that final
+  table decides the winner and its end finishes the tournament.
+* **swiss_cut**: ``swiss_rounds`` Swiss rounds, then the top ``cut`` of the standings
+  (checked-in, not dropped) play an elimination stage as above.
 
-* only checked-in, not dropped players are seated; a round can be seated when the
-  previous one is finished and fewer than ``rounds_count`` rounds exist;
-* ``n`` players go to ``ceil(n / table_size)`` tables as evenly as possible (some
-  tables one seat short), never below the game's ``min_players`` nor above its
-  ``max_players`` (from the league's game class, :func:`table_size_limits`);
-* **swiss**: from round 2 players are grouped by current standings (best players
-  together); **random**, and round 1 of swiss: random groups;
-* the seat order at each table is random; it is the game's clockwise order;
-* randomness is seeded by tournament, round number and ``seed``, so seating is
-  reproducible.
+Seating (the algorithm is :func:`tournaments.seating.seat_round`, pure and seeded)
+---------------------------------------------------------------------------------
+* only checked-in, not dropped players are seated (an elimination round: the survivors
+  of the previous round, or the cut, who are not dropped);
+* the request carries the players in standings order (round 1: by rating, best first,
+  ties in a seeded random order, or shuffled when ``seeding`` is ``random``), their
+  points, how often each sat in each position in this event, and the pairs who met;
+* table sizes are the tournament's ``table_sizes`` (preferred first) within the game's
+  ``min_players``/``max_players`` (:func:`table_size_limits`); a final table seats all
+  the finalists;
+* randomness is seeded by tournament, round number and ``seed``: seating is reproducible.
+
+Rounds get ``deadline = seated + round_minutes`` when the tournament sets a time limit.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
+import random
+from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as game_services
-from games.models import Game
+from games.errors import DomainError
+from games.models import Game, GameStatus, ResultSource
 from tournaments import seating
 from tournaments.errors import InvalidState
 from tournaments.models import (
+    NoShow,
     Player,
     Registration,
     Round,
     RoundStatus,
     Seat,
+    Seeding,
+    Stage,
     Table,
     Tournament,
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.permissions import ensure_can_manage_tournament
-from tournaments.services.core import table_size_limits
+from tournaments.permissions import SYSTEM, ensure_can_manage_tournament
+from tournaments.services.core import audit_write, table_size_limits
 
-__all__ = ["round_create_next", "round_refresh_status"]
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "ROUND_PROGRESS",
+    "progression_sweep",
+    "registration_no_show",
+    "round_create_next",
+    "round_progress",
+    "round_progress_from_outbox",
+    "round_refresh_status",
+    "round_reseat",
+    "round_time_up",
+    "tournament_finish",
+    "tournament_start",
+]
+
+#: Outbox topic recorded by the recording choke point when a round becomes complete;
+#: payload ``{"round_id": N}``, handled by :func:`round_progress_from_outbox`.
+ROUND_PROGRESS = "tournaments.round_progress"
+
+_OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 def _lock_tournament(tournament_id: int) -> Tournament:
     return Tournament.objects.select_for_update().select_related("league").get(pk=tournament_id)
 
 
-def _seat(tournament: Tournament, number: int, groups: list[list[Player]], user: Any) -> Round:
-    rnd = Round.objects.create(tournament=tournament, number=number)
+def _lock_round(round_id: int) -> tuple[Tournament, Round]:
+    tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
+    tournament = _lock_tournament(tournament_id)  # tournament first, then the round
+    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rnd.tournament = tournament
+    return tournament, rnd
+
+
+def _last_round(tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def _active_players(tournament: Tournament) -> list[Player]:
+    return [
+        r.player
+        for r in Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
+        .select_related("player")
+        .order_by("player__handle")
+    ]
+
+
+def _min_players(tournament: Tournament) -> int:
+    return max(table_size_limits(kind=tournament.league.kind)[0], 2)
+
+
+def _allowed_sizes(tournament: Tournament) -> list[int]:
+    lo, hi = table_size_limits(kind=tournament.league.kind)
+    return [s for s in tournament.table_sizes if lo <= s <= hi]
+
+
+def _standings(tournament: Tournament) -> list[Any]:
+    from tournaments.selectors import tournament_standings
+
+    return tournament_standings(tournament=tournament, user=SYSTEM)
+
+
+# -- what comes next --------------------------------------------------------------------
+
+
+def _round_done_q(rnd: Round) -> bool:
+    """Every table of ``rnd`` has a result or was closed without one."""
+    return (
+        not Game.objects.filter(table__round=rnd, placements__isnull=True)
+        .exclude(status=GameStatus.VOID)
+        .exists()
+    )
+
+
+def _is_final(tournament: Tournament, rnd: Round) -> bool:
+    """Whether the tournament ends with ``rnd``."""
+    if rnd.stage == Stage.ELIMINATION:
+        return rnd.tables.count() <= 1
+    return tournament.format == TournamentFormat.SWISS and rnd.number >= tournament.swiss_rounds
+
+
+def _survivors(tournament: Tournament, rnd: Round, order: dict[int, int]) -> list[int]:
+    """Player ids advancing from the elimination round ``rnd``: the top ``advance`` of
+    every table by place, ties (and tables without a result) by the standings order."""
+    seats = Seat.objects.filter(table__round=rnd).values_list(
+        "table_id", "player_id", "player__handle", "table__game__placements"
+    )
+    by_table: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, pid, handle, placements in seats:
+        place = (placements or {}).get(handle, 10**6)
+        by_table[table_id].append((place, pid))
+    advancing: list[int] = []
+    for players in by_table.values():
+        players.sort(key=lambda x: (x[0], order.get(x[1], 10**6)))
+        advancing.extend(pid for _, pid in players[: tournament.advance])
+    return advancing
+
+
+def _plan_next(tournament: Tournament, last: Round | None) -> tuple[str, list[Player]]:
+    """``(stage, players)`` of the round to seat after ``last``; ``("", [])`` when the
+    tournament is over after it."""
+    if last is None:
+        stage = Stage.ELIMINATION if tournament.format == TournamentFormat.ELIMINATION else ""
+        return stage or Stage.SWISS, _active_players(tournament)
+    if last.stage == Stage.SWISS:
+        if last.number < tournament.swiss_rounds and tournament.format != (
+            TournamentFormat.ELIMINATION
+        ):
+            return Stage.SWISS, _active_players(tournament)
+        if tournament.format != TournamentFormat.SWISS_CUT:
+            return "", []
+        active = {p.pk: p for p in _active_players(tournament)}
+        top = [active[r.player_id] for r in _standings(tournament) if r.player_id in active]
+        top = top[: tournament.cut]
+        return (Stage.ELIMINATION, top) if len(top) >= 2 else ("", [])
+    if _is_final(tournament, last):
+        return "", []
+    standings = _standings(tournament)
+    order = {r.player_id: i for i, r in enumerate(standings)}
+    survivors = set(_survivors(tournament, last, order))
+    active = {p.pk: p for p in _active_players(tournament)}
+    players = [active[pid] for pid in sorted(survivors, key=order.get) if pid in active]
+    return (Stage.ELIMINATION, players) if len(players) >= 2 else ("", [])
+
+
+# -- seating ------------------------------------------------------------------------------
+
+
+def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
+    """Seat-position counts per player and the pairs who met, in this event so far."""
+    counts: dict[int, list[int]] = defaultdict(list)
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, pid, pos in Seat.objects.filter(table__round__tournament=tournament).values_list(
+        "table_id", "player_id", "position"
+    ):
+        c = counts[pid]
+        c.extend([0] * (pos + 1 - len(c)))
+        c[pos] += 1
+        tables[table_id].append(pid)
+    met: dict[frozenset, int] = defaultdict(int)
+    for pids in tables.values():
+        for i, a in enumerate(pids):
+            for b in pids[i + 1 :]:
+                met[frozenset((a, b))] += 1
+    return counts, dict(met)
+
+
+def _ordered(
+    tournament: Tournament, number: int, players: list[Player], seed: Any
+) -> tuple[list[Player], dict[int, float], bool]:
+    """Players in standings order with their points, and whether to shuffle (round 1
+    seeded at random). Round 1 by rating: best first, equal ratings in seeded order."""
+    if number == 1:
+        if tournament.seeding == Seeding.RANDOM:
+            return players, {}, True
+        from ratings.selectors import ratings_by_player
+
+        ratings = ratings_by_player(kind=tournament.league.kind, player_ids=[p.pk for p in players])
+        shuffled = list(players)
+        random.Random(f"{tournament.pk}:seeding:{seed}").shuffle(shuffled)
+        shuffled.sort(key=lambda p: -(ratings[p.pk].rating if p.pk in ratings else 0.0))
+        return shuffled, {}, False
+    rows = _standings(tournament)
+    rank = {r.player_id: i for i, r in enumerate(rows)}
+    points = {r.player_id: r.points for r in rows}
+    return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
+
+
+def _seat_tables(
+    tournament: Tournament, rnd: Round, players: list[Player], user: Any, seed: Any
+) -> list[list[Player]]:
+    """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
+    lo, hi = table_size_limits(kind=tournament.league.kind)
+    sizes = _allowed_sizes(tournament)
+    final = rnd.stage == Stage.ELIMINATION and sizes and lo <= len(players) <= max(max(sizes), lo)
+    if final:
+        sizes = [len(players)]
+    order, points, shuffle = _ordered(tournament, rnd.number, players, seed)
+    counts, met = _history(tournament)
+    by_id = {p.pk: p for p in order}
+    try:
+        if not sizes:
+            raise seating.SeatingError("no_table_sizes", "no allowed table size")
+        request = seating.SeatingRequest(
+            players=tuple(
+                seating.SeatingPlayer(
+                    id=p.pk, points=float(points.get(p.pk, 0.0)), seats=tuple(counts.get(p.pk, ()))
+                )
+                for p in order
+            ),
+            table_sizes=tuple(sizes),
+            met={k: v for k, v in met.items() if k <= by_id.keys()},
+            seed=f"{tournament.pk}:{rnd.number}:{seed}",
+            shuffle=shuffle,
+        )
+        tables = seating.seat_round(request)
+    except seating.SeatingError as exc:
+        shown = sizes or [tournament.table_size]
+        raise InvalidState(
+            _("%(count)d players cannot be seated at tables of %(n)d (%(min)d to %(max)d).")
+            % {"count": len(players), "n": shown[0], "min": min(shown), "max": max(shown)}
+        ) from exc
+    groups = [[by_id[pk] for pk in table] for table in tables]
     games = game_services.game_create_batch(
         kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
     )
-    tables = Table.objects.bulk_create(
+    made = Table.objects.bulk_create(
         [Table(round=rnd, number=i, game=game) for i, game in enumerate(games, start=1)]
     )
     Seat.objects.bulk_create(
         [
             Seat(table=table, position=pos, player=player)
-            for table, group in zip(tables, groups, strict=True)
+            for table, group in zip(made, groups, strict=True)
             for pos, player in enumerate(group)
         ]
+    )
+    return groups
+
+
+def _deadline(tournament: Tournament) -> dt.datetime | None:
+    if not tournament.round_minutes:
+        return None
+    return timezone.now() + dt.timedelta(minutes=tournament.round_minutes)
+
+
+def _seat_round(
+    tournament: Tournament, number: int, stage: str, players: list[Player], user: Any, seed: Any
+) -> Round:
+    if len(players) < _min_players(tournament):
+        raise InvalidState(
+            _("At least %(n)d checked-in players are needed to seat a round.")
+            % {"n": _min_players(tournament)}
+        )
+    rnd = Round.objects.create(
+        tournament=tournament, number=number, stage=stage, deadline=_deadline(tournament)
+    )
+    groups = _seat_tables(tournament, rnd, players, user, seed)
+    if tournament.status != TournamentStatus.RUNNING:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+    audit_write(
+        tournament=tournament,
+        user=user,
+        round=rnd,
+        action="round_seated",
+        number=number,
+        stage=stage,
+        tables=[[p.handle for p in g] for g in groups],
     )
     return rnd
 
 
-def _seating_order(tournament: Tournament, number: int, players: list[Player]) -> list[Player]:
-    """Players in the order the seating slices: standings order for swiss rounds after
-    the first (players without a standings row last), else as given (to be shuffled)."""
-    if tournament.format != TournamentFormat.SWISS or number == 1:
-        return players
-    from tournaments.selectors import tournament_standings
+def _finish_tournament(tournament: Tournament, user: Any, rnd: Round | None, **details: Any):
+    tournament.status = TournamentStatus.FINISHED
+    tournament.save(update_fields=["status"])
+    audit_write(tournament=tournament, user=user, round=rnd, action="finished", **details)
 
-    rank = {row.player_id: i for i, row in enumerate(tournament_standings(tournament=tournament))}
-    return sorted(players, key=lambda p: rank.get(p.pk, len(rank)))
+
+# -- services -----------------------------------------------------------------------------
+
+
+def tournament_start(*, tournament: Tournament, user: Any, seed: Any = None) -> Round:
+    """Start the tournament: seat round 1 (organizers, or SYSTEM).
+
+    Rules: the tournament must not have a round yet and not be over (a second start is
+    :class:`InvalidState`, 409); at least two checked-in, not dropped players (and the
+    game's minimum) are needed; the players must fit the allowed table sizes. The
+    tournament becomes ``running``. Audit: ``started`` and ``round_seated``.
+    """
+    ensure_can_manage_tournament(user=user, tournament=tournament)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament.pk)
+        if tournament.status in _OVER:
+            raise InvalidState(_("The tournament is over."))
+        if Round.objects.filter(tournament=tournament).exists():
+            raise InvalidState(_("The tournament has already started."))
+        stage, players = _plan_next(tournament, None)
+        audit_write(tournament=tournament, user=user, action="started", players=len(players))
+        return _seat_round(tournament, 1, stage, players, user, seed)
 
 
 def round_create_next(
     *, tournament: Tournament, user: Any, seed: Any = None, number: int | None = None
 ) -> Round:
-    """Seat the next round (organizers, or :data:`~tournaments.permissions.SYSTEM`).
-    See the module docstring for the rules.
+    """Seat the next round by hand (organizers, or SYSTEM): the next Swiss round, the
+    elimination stage after the cut, or the next elimination round (see the module
+    docstring for the formats and seating rules). Round 1 too (as :func:`tournament_start`).
 
     ``number`` (for tasks and retries): the round the caller means to seat. If that
     round exists already it is returned unchanged, so a retried or doubled call seats
     exactly one round; if another round is next, :class:`InvalidState`. Without
-    ``number``, seating when the last round is not finished is :class:`InvalidState`.
+    ``number``: a last round not finished, a tournament over, all rounds played, too few
+    players or a count that cannot be split within the table sizes are
+    :class:`InvalidState` (409).
     """
     ensure_can_manage_tournament(user=user, tournament=tournament)
     with transaction.atomic():
@@ -106,79 +386,346 @@ def round_create_next(
             existing = Round.objects.filter(tournament=tournament, number=number).first()
             if existing is not None:
                 return existing
-        if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        if tournament.status in _OVER:
             raise InvalidState(_("The tournament is over."))
-        last = tournament.rounds.order_by("-number").first()
+        last = _last_round(tournament)
         if last is not None and last.status != RoundStatus.FINISHED:
             raise InvalidState(
                 _("Round %(n)d is not finished yet: every table needs a result.")
                 % {"n": last.number}
             )
         next_number = (last.number if last else 0) + 1
-        if next_number > tournament.rounds_count:
+        stage, players = _plan_next(tournament, last)
+        if not stage:
             raise InvalidState(
-                _("All %(n)d rounds have been played.") % {"n": tournament.rounds_count}
+                _("All %(n)d rounds have been played.") % {"n": last.number if last else 0}
             )
         if number is not None and number != next_number:
             raise InvalidState(
                 _("Round %(n)d cannot be seated: the next round is %(next)d.")
                 % {"n": number, "next": next_number}
             )
-        players = [
-            r.player
-            for r in Registration.objects.filter(
-                tournament=tournament, checked_in=True, dropped=False
-            )
-            .select_related("player")
-            .order_by("player__handle")
-        ]
-        lo, hi = table_size_limits(kind=tournament.league.kind)
-        if len(players) < max(lo, 2):
-            raise InvalidState(
-                _("At least %(n)d checked-in players are needed to seat a round.")
-                % {"n": max(lo, 2)}
-            )
-        order = _seating_order(tournament, next_number, players)
-        by_id = {p.pk: p for p in order}
-        try:
-            request = seating.SeatingRequest.build(
-                players=[p.pk for p in order],
-                size=tournament.table_size,
-                min_size=lo,
-                max_size=hi,
-                seed=f"{tournament.pk}:{next_number}:{seed}",
-                shuffle=tournament.format != TournamentFormat.SWISS or next_number == 1,
-            )
-            tables = seating.seat_round(request)
-        except seating.SeatingError as exc:
-            raise InvalidState(
-                _("%(count)d players cannot be seated at tables of %(n)d (%(min)d to %(max)d).")
-                % {"count": len(players), "n": tournament.table_size, "min": lo, "max": hi}
-            ) from exc
-        groups = [[by_id[pk] for pk in table] for table in tables]
-        rnd = _seat(tournament, next_number, groups, user)
-        if tournament.status != TournamentStatus.RUNNING:
-            tournament.status = TournamentStatus.RUNNING
-            tournament.save(update_fields=["status"])
-    return rnd
+        return _seat_round(tournament, next_number, stage, players, user, seed)
+
+
+def _refresh(tournament: Tournament, rnd: Round, user: Any) -> None:
+    if rnd.status != RoundStatus.FINISHED:
+        if not _round_done_q(rnd):
+            return
+        rnd.status = RoundStatus.FINISHED
+        rnd.save(update_fields=["status"])
+        audit_write(
+            tournament=tournament, user=user, round=rnd, action="round_finished", number=rnd.number
+        )
+    if (
+        tournament.status == TournamentStatus.RUNNING
+        and _is_final(tournament, rnd)
+        and _last_round(tournament).pk == rnd.pk
+    ):
+        _finish_tournament(tournament, user, rnd)
 
 
 def round_refresh_status(*, round_id: int) -> Round:
-    """Finish a round whose tables all have a result (and the tournament after its last
-    round). Idempotent: nothing changes when there is nothing to finish; called by the
-    recording services after a result changes, in the transaction of the change."""
-    tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
+    """Finish a round whose tables are all done (a result, or closed without one), and
+    the tournament after its final round (the last Swiss round of a Swiss event, the
+    final table of an elimination). Idempotent: nothing changes when there is nothing to
+    finish; called by the recording services after a result changes, in the
+    transaction of the change. Audit: ``round_finished``, ``finished``."""
     with transaction.atomic():
-        tournament = _lock_tournament(tournament_id)  # tournament first, as when seating
-        rnd = Round.objects.select_for_update().get(pk=round_id)
-        rnd.tournament = tournament
-        if rnd.status != RoundStatus.FINISHED:
-            pending = Game.objects.filter(table__round=rnd, placements__isnull=True).exists()
-            if pending:
-                return rnd
-            rnd.status = RoundStatus.FINISHED
-            rnd.save(update_fields=["status"])
-        if rnd.number >= tournament.rounds_count and tournament.status == TournamentStatus.RUNNING:
-            tournament.status = TournamentStatus.FINISHED
-            tournament.save(update_fields=["status"])
+        tournament, rnd = _lock_round(round_id)
+        _refresh(tournament, rnd, SYSTEM)
     return rnd
+
+
+def round_progress(*, round_id: int, seed: Any = None) -> Round | None:
+    """The automatic step (tasks; no user check): when round ``round_id`` is complete,
+    finish it and seat what comes next -- the next Swiss round, the elimination stage
+    after the cut, the next elimination round -- or finish the tournament.
+
+    Idempotent: run twice (at once, or after a retry) it seats exactly one next round
+    (locks + the unique round number); a round already followed by another answers
+    that next round; an incomplete round, or a tournament that is over or not running,
+    answers ``None`` and changes nothing. Returns the round seated (or found).
+    Seating problems (too few players left) are :class:`InvalidState`, nothing changed.
+    """
+    with transaction.atomic():
+        tournament, rnd = _lock_round(round_id)
+        _refresh(tournament, rnd, SYSTEM)
+        if rnd.status != RoundStatus.FINISHED or tournament.status != TournamentStatus.RUNNING:
+            return None
+        last = _last_round(tournament)
+        if last.pk != rnd.pk:
+            return Round.objects.filter(tournament=tournament, number=rnd.number + 1).first()
+        stage, players = _plan_next(tournament, rnd)
+        if not stage:
+            _finish_tournament(tournament, SYSTEM, rnd)
+            return None
+        return _seat_round(tournament, rnd.number + 1, stage, players, SYSTEM, seed)
+
+
+def round_reseat(*, round: Round, user: Any, seed: Any = None) -> Round:
+    """Seat a round again (organizers): its tables and games are replaced, from the
+    players who may play it now (a Swiss round: checked-in, not dropped players; an
+    elimination round: those seated in it, no-shows included, who are not dropped).
+
+    Only the tournament's last round, while it runs, and only when no table has an
+    event or a result (else :class:`InvalidState`). No-shows marked in it are cleared.
+    The deadline starts again. Audit: ``round_reseated`` with the new tables.
+    """
+    ensure_can_manage_tournament(user=user, tournament=round.tournament)
+    with transaction.atomic():
+        tournament, rnd = _lock_round(round.pk)
+        if tournament.status in _OVER or rnd.status != RoundStatus.RUNNING:
+            raise InvalidState(_("Only a running round can be seated again."))
+        if _last_round(tournament).pk != rnd.pk:
+            raise InvalidState(_("Only the last round can be seated again."))
+        games = Game.objects.select_for_update().filter(table__round=rnd)
+        if any(g.last_sequence or g.result_source != ResultSource.NONE for g in games):
+            raise InvalidState(
+                _("A table of this round has an event or a result: it cannot be seated again.")
+            )
+        game_ids = [g.pk for g in games]
+        if rnd.stage == Stage.ELIMINATION:
+            ids = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
+            ids |= set(NoShow.objects.filter(round=rnd).values_list("player_id", flat=True))
+            players = [
+                r.player
+                for r in Registration.objects.filter(
+                    tournament=tournament, player_id__in=ids, dropped=False
+                )
+                .select_related("player")
+                .order_by("player__handle")
+            ]
+        else:
+            players = _active_players(tournament)
+        if len(players) < _min_players(tournament):
+            raise InvalidState(
+                _("At least %(n)d checked-in players are needed to seat a round.")
+                % {"n": _min_players(tournament)}
+            )
+        NoShow.objects.filter(round=rnd).delete()
+        Seat.objects.filter(table__round=rnd).delete()
+        Table.objects.filter(round=rnd).delete()
+        Game.objects.filter(pk__in=game_ids).delete()
+        times = tournament.audit.filter(round=rnd, action="round_reseated").count() + 1
+        groups = _seat_tables(tournament, rnd, players, user, f"{seed}:reseat{times}")
+        rnd.deadline = _deadline(tournament)
+        rnd.save(update_fields=["deadline"])
+        audit_write(
+            tournament=tournament,
+            user=user,
+            round=rnd,
+            action="round_reseated",
+            tables=[[p.handle for p in g] for g in groups],
+        )
+    return rnd
+
+
+def round_time_up(*, round: Round, user: Any) -> Round:
+    """End a round whose time is up (organizers, or SYSTEM from the beat task).
+
+    Every unfinished game that has an event gets ``{"type": "end", "reason": "time"}``
+    recorded by SYSTEM through the recording choke point (the engine places the players
+    from the current state); every game with no event is closed without a result
+    (:func:`games.services.game_void`: no points, not rated). The round then completes
+    (and progression follows as after any last result). Only a running round
+    (:class:`InvalidState`); all or nothing. Audit: ``time_up`` with the games ended and
+    voided.
+    """
+    from tournaments.services import recording
+
+    ensure_can_manage_tournament(user=user, tournament=round.tournament)
+    with transaction.atomic():
+        tournament, rnd = _lock_round(round.pk)
+        if rnd.status != RoundStatus.RUNNING or tournament.status in _OVER:
+            raise InvalidState(_("The round is not running."))
+        ended, voided = [], []
+        for game in Game.objects.filter(table__round=rnd).order_by("table__number"):
+            if game.is_over or game.placements is not None:
+                continue
+            if game.last_sequence == 0:
+                recording._write(
+                    game=game,
+                    user=SYSTEM,
+                    events=[],
+                    write=lambda g: game_services.game_void(game=g, user=SYSTEM),
+                )
+                voided.append(game.pk)
+            else:
+                recording.game_record_event(
+                    game=game,
+                    event={"type": "end", "reason": "time"},
+                    expected_sequence=game.last_sequence + 1,
+                    user=SYSTEM,
+                )
+                ended.append(game.pk)
+        audit_write(
+            tournament=tournament,
+            user=user,
+            round=rnd,
+            action="time_up",
+            ended=ended,
+            voided=voided,
+        )
+        _refresh(tournament, rnd, SYSTEM)
+    return rnd
+
+
+def registration_no_show(*, registration: Registration, round: Round, user: Any) -> NoShow:
+    """Mark a seated player as not present (organizers), before their game's first event.
+
+    The game starts without them: it is kept (same id) with the other players in the
+    same seat order, one short -- never below the game's minimum: a single player left
+    gets a bye (first place, not rated; the game is closed at once). In the standings
+    the no-show takes the table's last place (one below its last seat), unrated. The
+    registration is checked out, so the player is not seated again until checked in.
+
+    Refused (:class:`InvalidState`): the round is not running, the player is not seated
+    in it, the game has an event or a result, or too few would be left for the game.
+    Idempotent: marking again returns the same :class:`NoShow`. Audit: ``no_show``.
+    """
+    from tournaments.services import recording
+
+    tournament = registration.tournament
+    ensure_can_manage_tournament(user=user, tournament=tournament)
+    if round.tournament_id != tournament.pk:
+        raise InvalidState(_("The round is not of this tournament."))
+    with transaction.atomic():
+        tournament, rnd = _lock_round(round.pk)
+        existing = NoShow.objects.filter(round=rnd, player_id=registration.player_id).first()
+        if existing is not None:
+            return existing
+        if rnd.status != RoundStatus.RUNNING:
+            raise InvalidState(_("The round is not running."))
+        seat = (
+            Seat.objects.select_related("table")
+            .filter(table__round=rnd, player_id=registration.player_id)
+            .first()
+        )
+        if seat is None:
+            raise InvalidState(_("The player is not seated in this round."))
+        table = seat.table
+        game = Game.objects.select_for_update().get(pk=table.game_id)
+        if game.last_sequence or game.result_source != ResultSource.NONE or game.is_over:
+            raise InvalidState(_("The game has started: it is too late for a no-show."))
+        others = list(
+            Seat.objects.filter(table=table)
+            .exclude(pk=seat.pk)
+            .select_related("player")
+            .order_by("position")
+        )
+        lo = _min_players(tournament)
+        if 1 < len(others) < lo:
+            raise InvalidState(
+                _("The table would be left with fewer than %(n)d players.") % {"n": lo}
+            )
+        seat.delete()
+        for pos, other in enumerate(others):
+            if other.position != pos:
+                Seat.objects.filter(pk=other.pk).update(position=pos)
+        no_show = NoShow.objects.create(round=rnd, table=table, player_id=registration.player_id)
+        Registration.objects.filter(pk=registration.pk).update(checked_in=False)
+        handles = [o.player.handle for o in others]
+        if len(others) == 1:
+            recording._write(
+                game=game,
+                user=SYSTEM,
+                events=[],
+                write=lambda g: game_services.game_award_bye(
+                    game=g, player=handles[0], user=SYSTEM
+                ),
+            )
+        else:
+            game_services.game_set_players(game=game, players=handles, user=user)
+        audit_write(
+            tournament=tournament,
+            user=user,
+            round=rnd,
+            action="no_show",
+            player=registration.player.handle,
+            table=table.number,
+            bye=handles[0] if len(others) == 1 else None,
+        )
+    registration.checked_in = False
+    return no_show
+
+
+def tournament_finish(*, tournament: Tournament, user: Any) -> Tournament:
+    """End the tournament now (organizers): status ``finished``; a running last round
+    is closed as it stands (its tables without a result do not count). A tournament
+    already over is :class:`InvalidState`. Audit: ``finished`` with ``early``."""
+    ensure_can_manage_tournament(user=user, tournament=tournament)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament.pk)
+        if tournament.status in _OVER:
+            raise InvalidState(_("The tournament is over."))
+        last = _last_round(tournament)
+        if last is not None and last.status != RoundStatus.FINISHED:
+            Round.objects.filter(pk=last.pk).update(status=RoundStatus.FINISHED)
+        _finish_tournament(tournament, user, last, early=True)
+    return tournament
+
+
+# -- automatic progression ----------------------------------------------------------------
+
+
+def round_progress_from_outbox(*, round_id: int) -> None:
+    """Outbox handler of :data:`ROUND_PROGRESS`: :func:`round_progress` when the
+    tournament's ``auto_progress`` is on. A domain refusal (e.g. too few players left)
+    is written to the audit log (``progress_failed``) instead of being retried forever."""
+    row = Round.objects.filter(pk=round_id).values("tournament_id", "tournament__auto_progress")
+    row = row.first()
+    if row is None or not row["tournament__auto_progress"]:
+        return
+    try:
+        with transaction.atomic():
+            round_progress(round_id=round_id)
+    except DomainError as exc:
+        audit_write(
+            tournament=Tournament.objects.get(pk=row["tournament_id"]),
+            user=SYSTEM,
+            round=Round.objects.get(pk=round_id),
+            action="progress_failed",
+            reason=str(exc.message),
+        )
+
+
+def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
+    """What Celery beat runs every minute, for running tournaments with automatic
+    progression: a last round whose deadline has passed is ended
+    (:func:`round_time_up` by SYSTEM); a last round that is complete is progressed
+    (:func:`round_progress`: a result whose progression message was lost, a worker
+    that died). Returns the ids of the rounds progressed or ended. Each tournament in
+    its own transaction; a refusal is audited and the sweep goes on."""
+    now = now or timezone.now()
+    touched: list[int] = []
+    for tournament in Tournament.objects.filter(
+        status=TournamentStatus.RUNNING, auto_progress=True
+    ).select_related("league"):
+        last = _last_round(tournament)
+        if last is None:
+            continue
+        try:
+            with transaction.atomic():
+                if (
+                    last.status == RoundStatus.RUNNING
+                    and last.deadline is not None
+                    and last.deadline <= now
+                ):
+                    round_time_up(round=last, user=SYSTEM)
+                    touched.append(last.pk)
+                last.refresh_from_db()
+                if last.status == RoundStatus.FINISHED or _round_done_q(last):
+                    round_progress(round_id=last.pk)
+                    if last.pk not in touched:
+                        touched.append(last.pk)
+        except DomainError as exc:
+            logger.warning("progression of round %s refused: %s", last.pk, exc)
+            audit_write(
+                tournament=tournament,
+                user=SYSTEM,
+                round=last,
+                action="progress_failed",
+                reason=str(exc.message),
+            )
+    return touched

@@ -15,8 +15,10 @@ events the game's kind calls a referee's matter, such as TOCK rulings and adjudi
 ends, need a referee or organizer) and then writes through :func:`_write`, the choke
 point. In the transaction of the write, ``_write``
 
-* finishes the table's round (and the tournament after its last round) when every
-  table has a result, through :mod:`tournaments.services.progression`;
+* finishes the table's round (and the tournament after its final round) when every
+  table has a result, through :mod:`tournaments.services.progression`, and when the
+  round is complete and the tournament progresses automatically, records an outbox
+  message ``tournaments.round_progress`` (seats the next round after commit);
 * records an outbox message to rate the game when its result changed (delivered by a
   Celery task after commit; a lost publish is retried by the outbox sweep);
 * after commit, tells the live pages of the game (and of its tournament when the
@@ -43,14 +45,14 @@ from outbox.live import game_group, live_send_on_commit, tournament_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Table
+from tournaments.models import Player, RoundStatus, Table, TournamentStatus
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
     ensure_signed_in,
     user_can_referee_game,
 )
-from tournaments.services.progression import round_refresh_status
+from tournaments.services.progression import ROUND_PROGRESS, round_refresh_status
 
 
 def _resolve(game: Game | int | str) -> Game:
@@ -74,8 +76,16 @@ def _follow(outcome: RecordOutcome) -> None:
         table = Table.objects.filter(game_id=game.pk).values("round_id", "round__tournament_id")
         table = table.first()
         if table is not None:
-            round_refresh_status(round_id=table["round_id"])
+            rnd = round_refresh_status(round_id=table["round_id"])
             groups.append(tournament_group(table["round__tournament_id"]))
+            tournament = rnd.tournament
+            if (
+                rnd.status == RoundStatus.FINISHED
+                and tournament.status == TournamentStatus.RUNNING
+                and tournament.auto_progress
+            ):
+                # The round is complete: seat what comes next after commit (Celery).
+                outbox_record(topic=ROUND_PROGRESS, payload={"round_id": rnd.pk})
         outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
     if outcome.events_added or outcome.result_changed:
         live_send_on_commit(

@@ -104,7 +104,7 @@ class Command(DomainCommand):
             starts_on=today - dt.timedelta(days=60),
             ends_on=today - dt.timedelta(days=60),
             venue="Community Hall",
-            rounds_count=3,
+            rounds=3,
             user=demo,
         )
         running = tournament_create(
@@ -113,7 +113,7 @@ class Command(DomainCommand):
             slug="spring-cup",
             starts_on=today,
             venue="Café Tock",
-            rounds_count=3,
+            rounds=3,
             user=demo,
         )
         for tournament in (finished, running):
