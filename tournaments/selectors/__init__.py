@@ -11,6 +11,7 @@ Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standi
 :mod:`.players`, :mod:`.games`; every public name is importable from here.
 """
 
+from tournaments.selectors.audit import AuditEntry, tournament_audit
 from tournaments.selectors.games import (
     game_events,
     game_get_visible,
@@ -64,6 +65,8 @@ from tournaments.selectors.visibility import (
 )
 
 __all__ = [
+    "AuditEntry",
+    "tournament_audit",
     "LeagueDetail",
     "LeagueRef",
     "PlayerDetail",

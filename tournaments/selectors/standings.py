@@ -183,6 +183,8 @@ def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[St
             row.rating = rating.rating
             row.provisional = rating.provisional
     for pid, opps in opponents.items():
+        if not opps:  # a bye: nobody met
+            continue
         rows[pid].buchholz = sum(rows[o].points for o in opps) / len(opps)
     tiebreaks = list(tournament.tiebreaks or [])
     for pid, (number, _place) in elimination.items():

@@ -1,0 +1,44 @@
+"""The audit log of a tournament (organizers)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments.models import Tournament, TournamentAudit
+from tournaments.permissions import ensure_can_manage_tournament
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One step: when, who (``actor``: a username, or ``None`` for the system), which
+    round (its number, or ``None``), what (``action``) and the ``details``."""
+
+    at: dt.datetime
+    action: str
+    actor: str | None
+    round: int | None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def tournament_audit(*, tournament: Tournament, user: Any = None) -> list[AuditEntry]:
+    """The tournament's audit log, oldest first. 1 query.
+
+    Actions: ``created``, ``settings_changed``, ``checked_in``, ``dropped``,
+    ``started``, ``round_seated``, ``round_finished``, ``round_reseated``, ``time_up``,
+    ``no_show``, ``finished`` (``early`` when ended by hand), ``progress_failed``.
+    With ``user``, only the tournament's organizers (else ``NotAllowed``); without it
+    the caller has checked.
+    """
+    if user is not None:
+        ensure_can_manage_tournament(user=user, tournament=tournament)
+    rows = (
+        TournamentAudit.objects.filter(tournament=tournament)
+        .order_by("at", "id")
+        .values_list("at", "action", "actor__username", "round__number", "details")
+    )
+    return [
+        AuditEntry(at=at, action=action, actor=actor, round=number, details=details or {})
+        for at, action, actor, number, details in rows
+    ]
