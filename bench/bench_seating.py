@@ -15,7 +15,8 @@ player already sat in the position given).
   more than the greedy's, under 0.5 s.
 * 16, 40 and 100 players: 5 rounds, rounds 2-5 summed (round 1 has no history), over
   several seeds. Goal: at most a quarter of the greedy's repeats, spread no more than
-  the greedy's.
+  the greedy's. Then, for information, the same events with each method seating its
+  own rounds (so the baselines carry their own history of repeats).
 
     python bench/bench_seating.py [--seeds 5]
 """
@@ -152,6 +153,24 @@ def bench_small(n: int, rounds: int, seeds: int) -> bool:
     return ok
 
 
+def bench_own_events(n: int, rounds: int, seeds: int) -> None:
+    """Each method seats its own events (same seeds), so its history is its own."""
+    cells = []
+    for method in METHODS:
+        rep, spr = 0, 0.0
+        for seed in range(seeds):
+            event = Event(n, seed)
+            event.play(seat_round(event.request()))
+            for _ in range(2, rounds + 1):
+                request = event.request()
+                tables = seat_round(request, method=method)
+                m = measure(tables, request)
+                rep, spr = rep + m.repeats, spr + m.mean_spread
+                event.play(tables)
+        cells.append(f"{method} {rep} repeats, spread {spr / ((rounds - 1) * seeds):.3f}")
+    print(f"    own events, {n} players: " + "; ".join(cells))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=5, help="events per small size")
@@ -161,6 +180,9 @@ def main() -> None:
     results = [bench_big()]
     for n in (16, 40, 100):
         results.append(bench_small(n, 5, args.seeds))
+    print("  the same events, each method seating its own (its own history):")
+    for n in (16, 40, 100):
+        bench_own_events(n, 5, args.seeds)
     print(f"  all goals met: {all(results)}  ({time.perf_counter() - start:.1f} s)")
 
 
