@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import logging
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games.errors import GameNotFound
@@ -101,3 +104,65 @@ def game_legal_moves(*, game: Game) -> list[dict[str, Any]]:
     if eng is None or eng.is_over:
         return []
     return eng.legal_moves()
+
+
+class BadStatePoint(ValueError):
+    """``at`` names no event of the game's log; ``str(exc)`` says why (translated)."""
+
+
+#: States at an event, keyed by (game id, creation time, event, last sequence, result
+#: version): a log only grows, so a key never goes stale (the creation time tells apart
+#: games that reuse an id, as in tests); bounded so that replay sessions stay small.
+_STATE_AT_CACHE: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+_STATE_AT_CACHE_SIZE = 256
+
+
+def game_state_at(*, game: Game, at: Any = None) -> dict[str, Any]:
+    """The engine's ``summary()`` after the ``at``-th event of the log: exactly the object
+    ``python -m games.engine replay --json`` prints for the log cut after line ``at``.
+
+    ``at`` is 1..``last_sequence`` (an int or its decimal text); ``None`` or ``""``
+    means the last event. Raises :class:`BadStatePoint` for anything else (also for a
+    game without a log) and :class:`engine.LogError` for a stored log the engine
+    refuses. 1 query (none when the state is in the small in-process cache).
+    """
+    last = game.last_sequence
+    if last == 0:
+        raise BadStatePoint(_("This game has no event log."))
+    if at is None or at == "":
+        n = last
+    else:
+        text = str(at).strip()
+        if not text.isascii() or not text.isdigit() or len(text) > 9:
+            raise BadStatePoint(
+                _("“at” must be a whole number from 1 to %(last)d.") % {"last": last}
+            )
+        n = int(text)
+        if not 1 <= n <= last:
+            raise BadStatePoint(
+                _("“at” must be from 1 to %(last)d (the number of events).") % {"last": last}
+            )
+    key = (game.pk, str(game.created_at), n, last, game.result_version)
+    cached = _STATE_AT_CACHE.get(key)
+    if cached is not None:
+        _STATE_AT_CACHE.move_to_end(key)
+        return copy.deepcopy(cached)
+    events = game_event_list(game=game).filter(sequence__lte=n).values_list("data", flat=True)
+    summary = engine.replay(list(events)).summary()
+    _STATE_AT_CACHE[key] = summary
+    while len(_STATE_AT_CACHE) > _STATE_AT_CACHE_SIZE:
+        _STATE_AT_CACHE.popitem(last=False)
+    return copy.deepcopy(summary)
+
+
+def public_summary(*, kind: str, summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``summary`` as a spectator of a game in progress may see it (the kind's
+    ``public_summary``; unknown kinds and ``None`` unchanged). The caller decides
+    whether the viewer is a spectator and the game still in progress."""
+    if summary is None:
+        return None
+    try:
+        cls = engine.game_class(kind)
+    except engine.EngineError:
+        return summary
+    return cls.public_summary(summary)

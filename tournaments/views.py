@@ -25,6 +25,7 @@ from ratings.selectors import player_rating_histories
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES
+from tournaments.permissions import user_is_signed_in, user_is_superuser, user_tournament_roles
 from tournaments.selectors import (
     game_events,
     game_get_visible,
@@ -180,6 +181,23 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
             "seats": player_recent_seats(player=player, user=request.user),
         },
     )
+
+
+def game_shown_in_full(*, user: Any, game: Any, table: Any) -> bool:
+    """Whether ``user`` sees everything of ``game`` (its infractions nobody has knocked
+    on...): everyone once it is over; while in progress the staff of its tournament
+    (any role, league organizers, superusers) or, for a friendly game, whoever may
+    record it (its creator, site staff). Everyone else sees the kind's public view
+    (``Game.public_summary``). No query for anonymous visitors or a finished game."""
+    if game.is_over:
+        return True
+    if user_is_superuser(user=user):
+        return True
+    if not user_is_signed_in(user=user):
+        return False
+    if table is None:
+        return bool(user.is_staff) or game.created_by_id == user.pk
+    return bool(user_tournament_roles(user=user, tournament=table.round.tournament))
 
 
 @_hidden_as_404

@@ -68,6 +68,14 @@ class Game(ABC):
         return False
 
     @classmethod
+    def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:
+        """``summary`` (a :meth:`summary` of a game in progress) as a spectator at the
+        table may see it: without what the players do not know yet (TOCK: the
+        infractions nobody has knocked on). The caller decides who is a spectator and
+        applies it only while the game is in progress. Default: everything (a copy)."""
+        return dict(summary)
+
+    @classmethod
     def check_players(cls, players: object) -> list[str]:
         """Check the ``players`` of a start event; return them as a list (seat order).
 

@@ -35,6 +35,7 @@ urlpatterns = [
     path("players/<slug:handle>", views.PlayerDetailApi.as_view(), name="player-detail"),
     path("games/<int:game_id>", views.GameDetailApi.as_view(), name="game-detail"),
     path("games/<int:game_id>/events", views.GameEventsApi.as_view(), name="game-events"),
+    path("games/<int:game_id>/state", views.GameStateApi.as_view(), name="game-state"),
     path("games/<int:game_id>/log", views.GameLogApi.as_view(), name="game-log"),
     path(
         "games/<int:game_id>/placements",

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
+    OpenApiParameter,
     OpenApiResponse,
     extend_schema,
     inline_serializer,
@@ -38,7 +39,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import MalformedInput
-from games.selectors import game_derived_state
+from games.selectors import BadStatePoint, game_derived_state, game_state_at, public_summary
 from games.services import MAX_LOG_BYTES
 from tock_site.accounts.client import client_ip
 from tock_site.accounts.lockout import lock_retry_after, lockout_message
@@ -85,11 +86,13 @@ from tournaments.selectors import (
     tournament_rounds_detail,
     tournament_standings,
 )
+from tournaments.selectors.privacy import mask_value
 from tournaments.services import (
     game_record_event,
     game_record_log,
     game_record_placements,
 )
+from tournaments.views import game_shown_in_full
 
 # --------------------------------------------------------------------------- helpers
 
@@ -135,8 +138,13 @@ def _page(
     return paginator.get_paginated_response(serializer_class(items, many=True).data)
 
 
-def _game_payload(*, game: Any, table: Any) -> dict[str, Any]:
-    return {**game_derived_state(game=game), "table": table}
+def _game_payload(*, game: Any, table: Any, full: bool = True) -> dict[str, Any]:
+    """The game's derived state and table; ``full=False``: the summary as the public
+    sees a game in progress (the kind's ``public_summary``)."""
+    state = game_derived_state(game=game)
+    if not full:
+        state["summary"] = public_summary(kind=game.kind, summary=state["summary"])
+    return {**state, "table": table}
 
 
 def _record_response(*, outcome: Any, created: bool) -> Response:
@@ -443,7 +451,50 @@ class GameDetailApi(ApiView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game, table = game_get_visible(game_id=game_id, user=request.user)
-        return Response(GameStateSerializer(_game_payload(game=game, table=table)).data)
+        full = game_shown_in_full(user=request.user, game=game, table=table)
+        return Response(GameStateSerializer(_game_payload(game=game, table=table, full=full)).data)
+
+
+class GameStateApi(ApiView):
+    @extend_schema(
+        tags=["games"],
+        summary="The engine's state after event N (replay viewer)",
+        description=(
+            "Exactly the object `python -m games.engine replay --json` prints for the "
+            "game's log cut after its N-th line (`at`, from 1 to the number of events; "
+            "default: the last). While the game is in progress, visitors who are not staff "
+            "of its tournament get the public view (TOCK: without the infractions nobody "
+            "has knocked on). Hidden players appear under their neutral names."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "at",
+                OpenApiTypes.INT,
+                OpenApiParameter.QUERY,
+                required=False,
+                description="Event number, 1 to the game's `sequence` (default: the last).",
+            )
+        ],
+        responses={
+            200: OpenApiResponse(OpenApiTypes.OBJECT, description="The engine's summary."),
+            400: OpenApiResponse(
+                ErrorSerializer, description="`at` is not an event of the log, or no log."
+            ),
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game, table = game_get_visible(game_id=game_id, user=request.user)
+        try:
+            summary = game_state_at(game=game, at=request.query_params.get("at"))
+        except BadStatePoint as exc:
+            return Response({"detail": str(exc), "code": "bad_event_number"}, status=400)
+        if not game_shown_in_full(user=request.user, game=game, table=table):
+            summary = public_summary(kind=game.kind, summary=summary)
+        names = getattr(game, "privacy_names", None)
+        if names:
+            summary = mask_value(summary, names, getattr(game, "privacy_texts", None))
+        return Response(summary)
 
 
 class GameEventsApi(ApiView):

@@ -946,6 +946,25 @@ class TockGame(Game):
             moves = [{"type": kind, "player": name, "card": card, "to": name}]
         return moves
 
+    # ------------------------------------------------------------------ public view
+    @classmethod
+    def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:
+        """A spectator's view of a game in progress: an infraction nobody has knocked on
+        (``penalized: false``) would tell the table when to knock, so it is left out,
+        and so is the engine's own verdict on a knock a referee ruled on
+        (``engine_correct``: it tells whether the knocked turn had an infraction)."""
+        shown = dict(summary)
+        if isinstance(summary.get("infractions"), list):
+            shown["infractions"] = [
+                dict(i) for i in summary["infractions"] if i.get("penalized") is not False
+            ]
+        if isinstance(summary.get("knocks"), list):
+            shown["knocks"] = [
+                {k: v for k, v in knock.items() if k != "engine_correct"}
+                for knock in summary["knocks"]
+            ]
+        return shown
+
     # ------------------------------------------------------------------ serialisation
     def summary(self) -> dict[str, Any]:
         names = self._names
