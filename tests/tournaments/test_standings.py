@@ -93,7 +93,7 @@ def _big_tournament(n_players: int, rounds: int):
 @pytest.mark.parametrize("n_players", [8, 64])
 def test_standings_query_count_is_bounded(n_players, django_assert_max_num_queries):
     tournament = _big_tournament(n_players, rounds=3)
-    with django_assert_max_num_queries(5):
+    with django_assert_max_num_queries(4):  # no no-shows: their query is skipped
         rows = tournament_standings(tournament=tournament)
     assert len(rows) == n_players
     assert sum(r.points for r in rows) == pytest.approx(n_players // 4 * 7 * 3)
