@@ -44,5 +44,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("tournaments.api.urls")),
     path("accounts/", include(account_urls)),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
     path("", include("tournaments.urls")),
 ]
