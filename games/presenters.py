@@ -1,20 +1,28 @@
 """How a game's derived state is shown on its page, per game kind.
 
-The page itself is kind-independent: seats, players, places, who acts next and the
-event log. What only one kind has (TOCK's piles, stocks and center) comes from that
-kind's :class:`Presenter`: extra per-player columns and a detail template. A kind
-without a presenter still gets the generic page.
+The page itself is kind-independent: seats, players (by display name), places, who acts
+next and the event log as readable lines. What only one kind has (TOCK's center,
+discards, stocks, infractions and knocks) comes from that kind's :class:`Presenter`:
+extra per-player columns, a detail template with the table it derives from the
+summary, and :meth:`Presenter.describe` for one event of the log. A kind without a
+presenter still gets the generic page.
 
 Presenters read the engine's ``summary()`` (the ``replay --json`` object, see
-``docs/engine-api.md``); they never replay or query anything.
+``docs/engine-api.md``); they never replay or query anything. What a visitor may see
+(hidden players, the public view of a game in progress) is decided before: the summary
+they get is already the one to show.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+Names = Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -23,9 +31,22 @@ class PlayerRow:
 
     position: int
     handle: str
+    name: str
     place: int | None
     to_move: bool
     cells: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One event of the log as a sentence, with what happened at it (infractions and
+    knocks, as the visitor may see them)."""
+
+    sequence: int
+    text: str
+    marks: list[str] = field(default_factory=list)
+    current: bool = False
+    knock: bool = False
 
 
 @dataclass(frozen=True)
@@ -34,10 +55,16 @@ class GameView:
     rows: list[PlayerRow]
     summary: dict[str, Any]
     detail_template: str | None
+    table: dict[str, Any] = field(default_factory=dict)
+    turn_name: str | None = None
+
+
+def _name(names: Names, handle: Any) -> str:
+    return names.get(handle, handle) if isinstance(handle, str) else str(handle)
 
 
 class Presenter:
-    """The generic presenter: no extra columns, no detail section."""
+    """The generic presenter: no extra columns, no detail section, generic log lines."""
 
     columns: tuple[Any, ...] = ()
     detail_template: str | None = None
@@ -49,43 +76,257 @@ class Presenter:
     def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:
         return []
 
+    def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
+        """What the detail template shows of the table (kind-specific)."""
+        return {}
+
+    def describe(
+        self,
+        event: Mapping[str, Any],
+        names: Names,
+        *,
+        sequence: int | None = None,
+        knock_at: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> str:
+        """One event as a short sentence (translated). ``knock_at``: event number ->
+        the summary's knock recorded there (whom it was judged against)."""
+        if not isinstance(event, Mapping):
+            return str(event)
+        kind = str(event.get("type", "?"))
+        if kind == "start":
+            players = event.get("players")
+            shown = ", ".join(_name(names, p) for p in players) if isinstance(players, list) else ""
+            return _("The game starts: %(players)s.") % {"players": shown}
+        if "player" in event:
+            return _("%(player)s: %(event)s") % {
+                "player": _name(names, event.get("player")),
+                "event": kind,
+            }
+        return kind
+
+    def marks(self, summary: dict[str, Any], names: Names) -> dict[int, list[str]]:
+        """Event number -> what happened at it (infractions), as sentences."""
+        return {}
+
+
+def card_label(card: Any) -> str:
+    return str(card)
+
 
 class TockPresenter(Presenter):
-    """TOCK: each player's face-up discard (size and top card) and face-down stock;
-    the center, the table and the knocks in the detail section."""
+    """TOCK: each player's face-up discard (size and top card) and face-down stock; the
+    center's six series, the face-down table, infractions and knocks in the detail."""
 
-    columns = (_("Pile"), _("Top"), _("Stock"))
+    columns = (gettext_lazy("Pile"), gettext_lazy("Top"), gettext_lazy("Stock"))
     detail_template = "games/kinds/tock.html"
+
+    INFRACTIONS = {
+        "forgot_discard": gettext_lazy("drew or flipped while their top card fitted somewhere"),
+        "forgot_center": gettext_lazy("played to a player a card that fitted the center"),
+        "wrong_discard": gettext_lazy("put a card that fitted somewhere on their own discard"),
+    }
 
     def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:
         pile = (summary.get("piles") or {}).get(handle) or []
         stock = (summary.get("stocks") or {}).get(handle) or []
         return [len(pile), pile[-1] if pile else None, len(stock)]
 
+    def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
+        piles = summary.get("piles") or {}
+        stocks = summary.get("stocks") or {}
+        out = summary.get("out") or []
+        turn = summary.get("turn")
+        seats = []
+        for handle in summary.get("players") or []:
+            pile = piles.get(handle) or []
+            seats.append(
+                {
+                    "handle": handle,
+                    "name": _name(names, handle),
+                    "pile": pile,
+                    "top": pile[-1] if pile else None,
+                    "stock": len(stocks.get(handle) or []),
+                    "out": handle in out,
+                    "to_move": handle == turn,
+                }
+            )
+        center = list(summary.get("center") or [])
+        return {
+            "center": center,
+            "center_open": list(range(max(0, 6 - len(center)))),
+            "face_down": summary.get("table"),
+            "seats": seats,
+            "turn": _name(names, turn) if turn else None,
+            "out": [_name(names, h) for h in out],
+            "infractions": [
+                {
+                    "event": i.get("event"),
+                    "player": _name(names, i.get("player")),
+                    "kind": self.INFRACTIONS.get(i.get("kind"), i.get("kind")),
+                    "penalized": bool(i.get("penalized")),
+                }
+                for i in summary.get("infractions") or []
+            ],
+            "knocks": [
+                {
+                    "event": k.get("event"),
+                    "by": _name(names, k.get("by")),
+                    "against": _name(names, k.get("against")),
+                    "correct": bool(k.get("correct")),
+                    "ruling": k.get("ruling"),
+                }
+                for k in summary.get("knocks") or []
+            ],
+            "end": summary.get("end"),
+        }
+
+    def describe(
+        self,
+        event: Mapping[str, Any],
+        names: Names,
+        *,
+        sequence: int | None = None,
+        knock_at: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> str:
+        if not isinstance(event, Mapping):
+            return str(event)
+        kind = event.get("type")
+        player = _name(names, event.get("player"))
+        card = event.get("card")
+        to = event.get("to")
+        if kind in ("draw", "play"):
+            if to == "center":
+                where = _("to the center")
+                if isinstance(event.get("series"), int):
+                    where = _("to center series %(n)d") % {"n": event["series"] + 1}
+            elif to == event.get("player"):
+                where = _("onto their own discard")
+            else:
+                where = _("onto %(player)s") % {"player": _name(names, to)}
+            if kind == "draw" and card is None:
+                return _("%(player)s draws a card %(where)s") % {"player": player, "where": where}
+            text = (
+                _("%(player)s draws %(card)s %(where)s")
+                if kind == "draw"
+                else _("%(player)s plays %(card)s %(where)s")
+            )
+            return text % {"player": player, "card": card_label(card), "where": where}
+        if kind == "flip":
+            return _("%(player)s flips their discard") % {"player": player}
+        if kind == "tock":
+            knock = knock_at.get(sequence) if knock_at and sequence is not None else None
+            if knock is not None:
+                text = (
+                    _("%(player)s knocks on %(against)s: correct")
+                    if knock.get("correct")
+                    else _("%(player)s knocks on %(against)s: wrong")
+                ) % {"player": player, "against": _name(names, knock.get("against"))}
+            else:
+                text = _("%(player)s knocks") % {"player": player}
+            if event.get("ruling") == "correct":
+                text += " " + _("(ruled correct)")
+            elif event.get("ruling") == "incorrect":
+                text += " " + _("(ruled incorrect)")
+            return text
+        if kind == "end":
+            reason = event.get("reason")
+            if reason == "time":
+                return _("The game ends: time is up")
+            return _("The game ends: adjudicated by the referee")
+        if kind == "start":
+            players = event.get("players")
+            shown = ", ".join(_name(names, p) for p in players) if isinstance(players, list) else ""
+            first = event.get("first")
+            if not first and isinstance(players, list) and players:
+                first = players[0]
+            return _("The game starts: %(players)s; %(first)s begins") % {
+                "players": shown,
+                "first": _name(names, first),
+            }
+        return super().describe(event, names, sequence=sequence)
+
+    def marks(self, summary: dict[str, Any], names: Names) -> dict[int, list[str]]:
+        marks: dict[int, list[str]] = {}
+        for i in summary.get("infractions") or []:
+            text = _("Infraction by %(player)s: %(kind)s") % {
+                "player": _name(names, i.get("player")),
+                "kind": self.INFRACTIONS.get(i.get("kind"), i.get("kind")),
+            }
+            if not i.get("penalized"):
+                text += " " + _("(nobody knocked)")
+            marks.setdefault(i.get("event"), []).append(text)
+        return marks
+
 
 _PRESENTERS: dict[str, Presenter] = {"tock": TockPresenter()}
 _GENERIC = Presenter()
 
 
-def game_view(*, state: dict[str, Any]) -> GameView:
-    """The page model of a game from :func:`games.selectors.game_derived_state`."""
-    summary = state.get("summary") or {}
-    presenter = _PRESENTERS.get(state.get("kind"), _GENERIC) if summary else _GENERIC
-    placements = state.get("placements") or {}
-    turn = presenter.turn(summary)
+def presenter_for(kind: Any) -> Presenter:
+    return _PRESENTERS.get(kind, _GENERIC)
+
+
+def game_view(
+    *, state: dict[str, Any], names: Names | None = None, summary: dict[str, Any] | None = None
+) -> GameView:
+    """The page model of a game from :func:`games.selectors.game_derived_state`.
+
+    ``names``: handle -> display name (handles are shown where a name is missing);
+    ``summary``: the summary to show instead of the state's (the replay viewer's state
+    at event N), also for places and who acts next.
+    """
+    names = names or {}
+    shown = summary if summary is not None else (state.get("summary") or {})
+    presenter = presenter_for(state.get("kind")) if shown else _GENERIC
+    if summary is not None:
+        placements = summary.get("placements") or {}
+    else:
+        placements = state.get("placements") or {}
+    turn = presenter.turn(shown)
     rows = [
         PlayerRow(
             position=position,
             handle=handle,
+            name=_name(names, handle),
             place=placements.get(handle),
             to_move=turn == handle,
-            cells=presenter.cells(summary, handle),
+            cells=presenter.cells(shown, handle),
         )
         for position, handle in enumerate(state.get("players") or [], start=1)
     ]
     return GameView(
         columns=list(presenter.columns),
         rows=rows,
-        summary=summary,
+        summary=shown,
         detail_template=presenter.detail_template,
+        table=presenter.table(shown, names) if shown else {},
+        turn_name=_name(names, turn) if turn else None,
     )
+
+
+def game_log_lines(
+    *,
+    kind: str,
+    events: Sequence[Any],
+    summary: dict[str, Any] | None,
+    names: Names | None = None,
+    at: int | None = None,
+) -> list[LogLine]:
+    """The log as sentences (``events``: rows with ``sequence`` and ``data``), each with
+    the infractions and knocks ``summary`` records at it; ``at`` marks the current one."""
+    names = names or {}
+    presenter = presenter_for(kind)
+    marks = presenter.marks(summary or {}, names)
+    knock_at = {
+        k["event"]: k for k in (summary or {}).get("knocks") or [] if isinstance(k, Mapping)
+    }
+    return [
+        LogLine(
+            sequence=e.sequence,
+            text=presenter.describe(e.data, names, sequence=e.sequence, knock_at=knock_at),
+            knock=e.sequence in knock_at,
+            marks=marks.get(e.sequence, []),
+            current=e.sequence == at,
+        )
+        for e in events
+    ]

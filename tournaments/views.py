@@ -19,12 +19,17 @@ from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
 from games.kinds import rules_kinds
-from games.presenters import game_view
-from games.selectors import game_derived_state
+from games.presenters import game_log_lines, game_view
+from games.selectors import (
+    BadStatePoint,
+    game_derived_state,
+    game_state_at,
+    public_summary,
+)
 from ratings.selectors import player_rating_histories
 from tournaments import markdown_lite
 from tournaments.errors import NotFound
-from tournaments.models import TIEBREAK_CHOICES
+from tournaments.models import TIEBREAK_CHOICES, Player
 from tournaments.permissions import user_is_signed_in, user_is_superuser, user_tournament_roles
 from tournaments.selectors import (
     game_events,
@@ -43,6 +48,7 @@ from tournaments.selectors import (
     tournament_rounds_detail,
     tournament_standings,
 )
+from tournaments.selectors.privacy import hidden_label, mask_value
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
 
@@ -200,22 +206,73 @@ def game_shown_in_full(*, user: Any, game: Any, table: Any) -> bool:
     return bool(user_tournament_roles(user=user, tournament=table.round.tournament))
 
 
+def _display_names(*, game: Any, table: Any) -> dict[str, str]:
+    """Handle (as the visitor sees it) -> display name: from the table's seats (no
+    query), for a friendly game 1 query; hidden players keep their neutral names."""
+    if table is not None:
+        return {seat.player.handle: seat.player.display_name for seat in table.seats.all()}
+    masked = getattr(game, "privacy_names", None) or {}
+    handles = [*(game.players or []), *masked]
+    names = {}
+    for pk, handle, display_name in Player.objects.filter(handle__in=handles).values_list(
+        "pk", "handle", "display_name"
+    ):
+        if handle in masked:
+            names[masked[handle]] = hidden_label(player_id=pk)
+        else:
+            names[handle] = display_name
+    return names
+
+
 @_hidden_as_404
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A game: players by name, the table the engine derives and the log as sentences.
+
+    ``?at=N`` is the replay viewer: the table after event N (the engine's state, 1 more
+    query). While the game is in progress, visitors who are not its staff see the public
+    view (``Game.public_summary``)."""
     game, table = game_get_visible(game_id=pk, user=request.user)
     state = game_derived_state(game=game)
+    full = game_shown_in_full(user=request.user, game=game, table=table)
+    if not full:
+        state["summary"] = public_summary(kind=game.kind, summary=state["summary"])
     events = game_events(game=game)
-    return render(
-        request,
-        "games/game_detail.html",
-        {
-            "game": game,
-            "table": table,
-            "state": state,
-            "view": game_view(state=state),
-            "events": events,
+    names = _display_names(game=game, table=table)
+    last = game.last_sequence
+    at, at_error, summary_at = last, None, None
+    requested = request.GET.get("at", "").strip()
+    if requested and last:
+        try:
+            summary_at = game_state_at(game=game, at=requested)
+        except BadStatePoint as exc:
+            at_error = str(exc)
+        else:
+            at = int(requested)
+            if not full:
+                summary_at = public_summary(kind=game.kind, summary=summary_at)
+            masked = getattr(game, "privacy_names", None)
+            if masked:
+                summary_at = mask_value(summary_at, masked, getattr(game, "privacy_texts", None))
+    view = game_view(state=state, names=names, summary=summary_at)
+    context = {
+        "game": game,
+        "table": table,
+        "state": state,
+        "view": view,
+        "events": events,
+        "log": game_log_lines(
+            kind=game.kind, events=events, summary=view.summary, names=names, at=at
+        ),
+        "replay": {
+            "at": at,
+            "last": last,
+            "previous": max(1, at - 1),
+            "next": min(last, at + 1),
+            "error": at_error,
+            "shown_in_full": full,
         },
-    )
+    }
+    return render(request, "games/game_detail.html", context)
 
 
 @_hidden_as_404
