@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
@@ -27,7 +28,7 @@ from games.selectors import (
     public_summary,
 )
 from ratings.selectors import player_rating_histories
-from tournaments import markdown_lite
+from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES, Player
 from tournaments.permissions import user_is_signed_in, user_is_superuser, user_tournament_roles
@@ -277,10 +278,27 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @_hidden_as_404
 def rules(request: HttpRequest, kind: str = "tock") -> HttpResponse:
-    """The rules of a game kind the engine plays (``docs/rules/<kind>.md``)."""
+    """The players' rules of a game kind the engine plays, in the active language:
+    ``docs/rules/<kind>.<language>.md``, English when that language has no page."""
     kinds = rules_kinds()
     if kind not in kinds:
         raise Http404()
-    path = RULES_DIR / f"{kind}.md"
-    body = markdown_lite.render(path.read_text(encoding="utf-8")) if path.is_file() else None
-    return render(request, "tournaments/rules.html", {"kind": kind, "body": body, "kinds": kinds})
+    language = (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    page = page_language = None
+    for candidate in dict.fromkeys((language, "en")):
+        path = RULES_DIR / f"{kind}.{candidate}.md"
+        if path.is_file():
+            page = rules_markdown.render(path.read_text(encoding="utf-8"))
+            page_language = candidate
+            break
+    return render(
+        request,
+        "tournaments/rules.html",
+        {
+            "kind": kind,
+            "body": page.body if page else None,
+            "toc": page.toc if page else [],
+            "page_language": page_language,
+            "kinds": kinds,
+        },
+    )

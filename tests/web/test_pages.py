@@ -19,7 +19,7 @@ from tests.tournaments.factories import (
     UserFactory,
     seat_table,
 )
-from tournaments import markdown_lite, views
+from tournaments import rules_markdown, views
 from tournaments.models import League, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -153,13 +153,16 @@ def test_pages_are_get_only(client, db):
 
 
 def test_rules_page_renders_markdown_or_says_it_is_missing(client, tmp_path, monkeypatch):
-    (tmp_path / "tock.md").write_text("# TOCK\n\n## Setup\n\n- one **bold**\n- two `code`\n")
+    (tmp_path / "tock.en.md").write_text("# TOCK\n\n## Setup\n\n- one **bold**\n- two `code`\n")
+    (tmp_path / "tock.md").write_text("# The engine's contract, not for players\n")
     monkeypatch.setattr(views, "RULES_DIR", tmp_path)
     html = client.get(reverse("tournaments:rules")).content.decode()
     assert '<h3 id="setup">Setup</h3>' in html
+    assert '<a href="#setup">Setup</a>' in html  # the table of contents
     assert "<li>one <strong>bold</strong></li>" in html
     assert "<code>code</code>" in html
-    (tmp_path / "tock.md").unlink()
+    assert "contract" not in html
+    (tmp_path / "tock.en.md").unlink()
     html = client.get(reverse("tournaments:rules-kind", args=["tock"])).content.decode()
     assert "not written yet" in html
     # Rules pages exist for the kinds the engine plays, and for nothing else.
@@ -189,16 +192,17 @@ def test_the_game_page_shows_what_the_kind_presenter_gives():
         assert [r.cells for r in view.rows] == [[], []]
 
 
-def test_markdown_lite_escapes_html():
-    html = markdown_lite.render(
+def test_rules_markdown_escapes_html():
+    html = rules_markdown.render(
         "Hi <script>alert(1)</script> [x](javascript:alert(1)) [ok](https://a.example/)\n\n"
-        "```\n<b>raw</b>\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n"
-    )
+        "```\n<b>raw</b>\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n<div>block</div>\n"
+    ).body
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert 'href="javascript' not in html
     assert '<a href="https://a.example/">ok</a>' in html
     assert "&lt;b&gt;raw&lt;/b&gt;" in html
     assert "<th>a</th>" in html and "<td>1</td>" in html
+    assert "<div>" not in html and "&lt;div&gt;" in html
 
 
 def test_sparkline_scales_into_the_box():
