@@ -1,0 +1,367 @@
+"""Live pages over WebSockets: ``/ws/games/<id>/`` and ``/ws/tournaments/<id>/``.
+
+The channel layer only carries hints (``outbox.live``): ``{"type": "game.changed",
+"game", "sequence", "status", "result_version"}`` to ``game.<id>`` for every stored
+change, and to ``tournament.<id>`` when a result changed; ``{"type":
+"tournament.changed", "changed": [...]}`` to ``tournament.<id>`` from whatever seats or
+finishes rounds. The consumers read what the client sees from the database
+(``database_sync_to_async``), with the same selectors and visibility rules as the
+pages and the API, so a socket never shows more than ``GET /api/...`` would.
+
+Who may listen: the origin is checked by the ASGI stack (``AllowedHostsOriginValidator``);
+the user is the session's (``AuthMiddlewareStack``) or, for API clients, the owner of
+the DRF token in ``?token=``. Public tournaments (of public leagues) and friendly games
+are open to anyone; private ones to their staff. A refused socket is accepted and
+closed at once with a code the client can read (see :data:`CLOSE_CODES`); a hidden
+tournament answers exactly like a missing one. Visibility is checked again before
+anything is sent, so a tournament made private stops reaching anonymous sockets.
+
+The message formats are documented in ``docs/api.md`` ("Live updates").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.errors import GameNotFound
+from outbox.live import game_group, tournament_group
+
+logger = logging.getLogger(__name__)
+
+#: Malformed query (``after`` not a whole number >= 0).
+CLOSE_BAD_REQUEST = 4400
+#: ``?token=`` given but not a valid token of an active user.
+CLOSE_FORBIDDEN = 4403
+#: No such game or tournament, or not visible to this user (private ones stay hidden).
+CLOSE_NOT_FOUND = 4404
+CLOSE_CODES = {
+    CLOSE_BAD_REQUEST: "malformed query",
+    CLOSE_FORBIDDEN: "invalid token",
+    CLOSE_NOT_FOUND: "not found (or not visible to you)",
+}
+
+#: A tournament socket sends at most one message per this many seconds.
+TOURNAMENT_INTERVAL = 1.0
+#: Events a game socket sends one by one at most; a client further behind gets a
+#: ``resync`` message and fetches them from ``GET /api/games/<id>/events?after=N``.
+MAX_BACKLOG = 200
+#: What may appear in a tournament message's ``changed`` (anything else is dropped).
+TOURNAMENT_CHANGES = ("results", "seating", "rounds", "status", "clock", "registrations")
+
+
+# --------------------------------------------------------------------------- who is listening
+
+
+def _query(scope: dict[str, Any]) -> dict[str, str]:
+    raw = scope.get("query_string", b"")
+    if isinstance(raw, bytes):
+        raw = raw.decode("latin-1")
+    return {key: values[-1] for key, values in parse_qs(raw).items()}
+
+
+def _token_user(key: str) -> Any | None:
+    """The active user owning the DRF token ``key``, else ``None``."""
+    from rest_framework.authtoken.models import Token
+
+    token = Token.objects.select_related("user").filter(key=key).first()
+    if token is None or not token.user.is_active:
+        return None
+    return token.user
+
+
+async def _listener(scope: dict[str, Any], query: dict[str, str]) -> Any | None:
+    """The user behind the socket: the token's owner when ``?token=`` is given (``None``
+    when it is invalid), else the session's user (anonymous included)."""
+    key = query.get("token")
+    if key is not None:
+        return await database_sync_to_async(_token_user)(key)
+    user = scope.get("user")
+    if user is None:
+        from django.contrib.auth.models import AnonymousUser
+
+        user = AnonymousUser()
+    return user
+
+
+class _Refused(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _LiveConsumer(AsyncJsonWebsocketConsumer):
+    """Shared handshake: identify the listener, then accept or refuse with a code."""
+
+    group_name: str | None = None
+
+    async def refuse(self, code: int) -> None:
+        # Accepting first lets the client read the code (a close before accepting is
+        # an HTTP 403 to the browser, without any code).
+        await self.accept()
+        await self.close(code=code)
+
+    async def identify(self) -> tuple[Any, dict[str, str]]:
+        query = _query(self.scope)
+        user = await _listener(self.scope, query)
+        if user is None:
+            raise _Refused(CLOSE_FORBIDDEN)
+        return user, query
+
+    async def subscribe(self, group: str) -> None:
+        self.group_name = group
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if self.group_name:
+            await self.channel_layer.group_discard(self.group_name, self.channel_name)
+            self.group_name = None
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Clients only listen; a ``{"type": "ping"}`` keeps idle proxies from closing."""
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+
+
+# --------------------------------------------------------------------------- games
+
+
+@dataclass
+class _GameView:
+    sequence: int
+    status: str
+    result_version: int
+    placements: dict[str, int] | None
+    result_source: str
+    events: list[tuple[int, Any]] = field(default_factory=list)
+    behind: bool = False  # more than MAX_BACKLOG events were missing
+
+
+def _game_view(*, game_id: int, user: Any, after: int | None) -> _GameView:
+    """What ``user`` may see of the game now (GameNotFound when nothing), and its events
+    after ``after`` (as ``GET /api/games/<id>/events?after=`` shows them: hidden players
+    under their neutral names)."""
+    from tournaments.selectors import game_events, game_get_visible
+
+    game, _table = game_get_visible(game_id=game_id, user=user)
+    view = _GameView(
+        sequence=game.last_sequence,
+        status=game.status,
+        result_version=game.result_version,
+        placements=game.placements,
+        result_source=game.result_source,
+    )
+    if after is not None and after < game.last_sequence:
+        events = game_events(game=game, after=after, limit=MAX_BACKLOG + 1)
+        view.behind = len(events) > MAX_BACKLOG
+        if not view.behind:
+            view.events = [(e.sequence, e.data) for e in events]
+    return view
+
+
+class GameConsumer(_LiveConsumer):
+    """``/ws/games/<id>/[?after=N][&token=KEY]``: every event after the client's last
+    one, and the result when it changes."""
+
+    game_id: int
+    user: Any
+    sent_sequence: int
+    result_version: int
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        try:
+            self.user, query = await self.identify()
+            after = _after(query)
+            view = await self.load(after=after)
+        except _Refused as refused:
+            await self.refuse(refused.code)
+            return
+        await self.subscribe(game_group(self.game_id))
+        await self.accept()
+        self.sent_sequence = view.sequence if after is None else min(after, view.sequence)
+        self.result_version = view.result_version
+        await self.send_json(
+            {
+                "type": "hello",
+                "game": self.game_id,
+                "sequence": view.sequence,
+                "status": view.status,
+                "result_version": view.result_version,
+            }
+        )
+        await self.send_view(view)
+
+    async def load(self, *, after: int | None) -> _GameView:
+        try:
+            return await database_sync_to_async(_game_view)(
+                game_id=self.game_id, user=self.user, after=after
+            )
+        except GameNotFound as exc:
+            raise _Refused(CLOSE_NOT_FOUND) from exc
+
+    async def send_view(self, view: _GameView) -> None:
+        if view.behind:
+            await self.send_json(
+                {
+                    "type": "resync",
+                    "game": self.game_id,
+                    "after": self.sent_sequence,
+                    "sequence": view.sequence,
+                }
+            )
+            self.sent_sequence = view.sequence
+        for sequence, event in view.events:
+            if sequence <= self.sent_sequence:
+                continue
+            await self.send_json(
+                {"type": "event", "game": self.game_id, "sequence": sequence, "event": event}
+            )
+            self.sent_sequence = sequence
+        if view.result_version != self.result_version:
+            self.result_version = view.result_version
+            await self.send_json(
+                {
+                    "type": "result",
+                    "game": self.game_id,
+                    "status": view.status,
+                    "result_version": view.result_version,
+                    "placements": view.placements,
+                    "result_source": view.result_source,
+                    "sequence": view.sequence,
+                }
+            )
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        """A hint from ``outbox.live``: read what is new from the database and send it."""
+        if message.get("game") not in (None, self.game_id):
+            return
+        sequence, version = message.get("sequence"), message.get("result_version")
+        if (
+            isinstance(sequence, int)
+            and sequence <= self.sent_sequence
+            and version == self.result_version
+        ):
+            return  # already sent (a later read covered it)
+        try:
+            view = await self.load(after=self.sent_sequence)
+        except _Refused as refused:
+            await self.close(code=refused.code)  # no longer visible to this user
+            return
+        await self.send_view(view)
+
+
+def _after(query: dict[str, str]) -> int | None:
+    raw = query.get("after")
+    if raw is None or raw == "":
+        return None
+    try:
+        after = int(raw)
+    except ValueError:
+        raise _Refused(CLOSE_BAD_REQUEST) from None
+    if after < 0:
+        raise _Refused(CLOSE_BAD_REQUEST)
+    return after
+
+
+# --------------------------------------------------------------------------- tournaments
+
+
+def _tournament_visible(*, tournament_id: int, user: Any) -> bool:
+    from tournaments.errors import NotFound
+    from tournaments.selectors import tournament_get_visible
+
+    try:
+        tournament_get_visible(tournament_id=tournament_id, user=user)
+    except NotFound:
+        return False
+    return True
+
+
+class TournamentConsumer(_LiveConsumer):
+    """``/ws/tournaments/<id>/[?token=KEY]``: ``{"type": "tournament", "changed": [...]}``
+    at most once a second, whatever the burst behind it."""
+
+    tournament_id: int
+    user: Any
+    interval: float = TOURNAMENT_INTERVAL
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.pending: dict[str, None] = {}
+        self.pending_games: dict[int, None] = {}
+        self.last_sent = 0.0
+        self.flush_task: asyncio.Task[None] | None = None
+        try:
+            self.user, _query = await self.identify()
+            if not await self.visible():
+                raise _Refused(CLOSE_NOT_FOUND)
+        except _Refused as refused:
+            await self.refuse(refused.code)
+            return
+        await self.subscribe(tournament_group(self.tournament_id))
+        await self.accept()
+        await self.send_json({"type": "hello", "tournament": self.tournament_id})
+
+    async def visible(self) -> bool:
+        return await database_sync_to_async(_tournament_visible)(
+            tournament_id=self.tournament_id, user=self.user
+        )
+
+    async def disconnect(self, code: int) -> None:
+        task = getattr(self, "flush_task", None)
+        if task is not None and not task.done():
+            task.cancel()
+        await super().disconnect(code)
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        """A game's result changed (``_follow`` sends only those to the tournament)."""
+        game = message.get("game")
+        if isinstance(game, int):
+            self.pending_games[game] = None
+        self.note(["results"])
+
+    async def tournament_changed(self, message: dict[str, Any]) -> None:
+        """Seating, round state, the clock... (sent by the progression services)."""
+        changed = message.get("changed")
+        self.note(changed if isinstance(changed, list) else [])
+
+    def note(self, changed: list[Any]) -> None:
+        for item in changed:
+            if item in TOURNAMENT_CHANGES:
+                self.pending[item] = None
+        if not self.pending or (self.flush_task is not None and not self.flush_task.done()):
+            return  # nothing known, or a send is already scheduled: it takes these too
+        delay = max(0.0, self.last_sent + self.interval - time.monotonic())
+        self.flush_task = asyncio.ensure_future(self.flush(delay))
+
+    async def flush(self, delay: float) -> None:
+        """Send what is pending after ``delay``; what arrives meanwhile (or during the
+        send) goes in the next message, one interval later."""
+        while True:
+            if delay:
+                await asyncio.sleep(delay)
+            if not await self.visible():
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            changed, self.pending = list(self.pending), {}
+            games, self.pending_games = sorted(self.pending_games), {}
+            self.last_sent = time.monotonic()
+            message: dict[str, Any] = {
+                "type": "tournament",
+                "tournament": self.tournament_id,
+                "changed": changed,
+            }
+            if games:
+                message["games"] = games
+            await self.send_json(message)
+            if not self.pending:
+                return
+            delay = self.interval
