@@ -30,3 +30,15 @@ def layer(request, settings):
     else:
         settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     return request.param
+
+
+@pytest.fixture(autouse=True)
+async def _close_consumer_connections():
+    """The consumers' database work runs in asgiref's one thread for sync code; its
+    connections (kept open with ``CONN_MAX_AGE``) would keep the PostgreSQL test
+    database from being dropped."""
+    yield
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
