@@ -95,7 +95,8 @@ def test_login_form_works_with_csrf(browser: Any, demo_site: str) -> None:
     browser.get(demo_site + "/accounts/login/")
     browser.find_element(By.NAME, "username").send_keys("demo")
     browser.find_element(By.NAME, "password").send_keys("demo")
-    browser.find_element(By.CSS_SELECTOR, "form button[type=submit], form [type=submit]").click()
+    # The login form in the page body (the header also holds the language switcher form).
+    browser.find_element(By.CSS_SELECTOR, "main form [type=submit]").click()
     # Logged in: the logout form (a POST with its CSRF token) is in the navigation.
     logout = browser.find_element(By.CSS_SELECTOR, "form[action$='/accounts/logout/']")
     assert logout.find_element(By.NAME, "csrfmiddlewaretoken").get_attribute("value")
