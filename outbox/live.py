@@ -111,12 +111,16 @@ def _latest_per_group(
 ) -> dict[tuple[str, Any, Any], dict[str, Any]]:
     """Notifications are hints to refetch, so of several waiting for one group about one
     thing (its ``type`` and ``game``), only the latest needs sending; a burst of events
-    from one table costs one send."""
+    from one table costs one send. Messages that list what ``changed`` (a tournament's
+    seating, rounds, ...) are merged: the one sent names everything that changed."""
     latest: dict[tuple[str, Any, Any], dict[str, Any]] = {}
     for groups, message in batch:
         for group in groups:
             key = (group, message.get("type"), message.get("game"))
-            latest.pop(key, None)  # re-insert: keep the order of the latest
+            earlier = latest.pop(key, None)  # re-insert: keep the order of the latest
+            if earlier is not None and "changed" in earlier and "changed" in message:
+                merged = list(dict.fromkeys([*earlier["changed"], *message["changed"]]))
+                message = {**message, "changed": merged}
             latest[key] = message
     return latest
 

@@ -59,3 +59,15 @@ def test_a_burst_for_one_game_is_sent_once_with_the_latest_state():
         ("game.8", 8, 5),
         ("game.7", 7, 2),
     ]
+
+
+def test_what_changed_in_a_tournament_is_merged_not_lost():
+    from outbox.live import _latest_per_group
+
+    batch = [
+        (["tournament.1"], {"type": "tournament.changed", "changed": ["seating", "rounds"]}),
+        (["tournament.1"], {"type": "tournament.changed", "changed": ["registrations"]}),
+        (["tournament.1"], {"type": "tournament.changed", "changed": ["rounds"]}),
+    ]
+    [message] = _latest_per_group(batch).values()
+    assert message["changed"] == ["seating", "rounds", "registrations"]

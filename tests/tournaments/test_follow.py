@@ -118,7 +118,8 @@ def test_live_pages_hear_of_every_stored_event_and_nothing_else(
     with django_capture_on_commit_callbacks(execute=True):
         services.game_record_log(game=table.game, log=log, user=user)
     assert [m["sequence"] for m in drain_game()] == [len(log)]
-    assert [m["result_version"] for m in drain_tournament()] == [1]
+    results = [m for m in drain_tournament() if m["type"] == "game.changed"]
+    assert [m["result_version"] for m in results] == [1]
 
 
 def test_a_friendly_game_goes_through_the_same_choke_point(
@@ -161,3 +162,23 @@ def test_the_refresh_task_rebuilds_a_cache_and_ignores_unknown_games(table, staf
     game.refresh_from_db()
     assert game.cache_is_fresh
     assert game_refresh.delay(987654).get() is None
+
+
+def test_the_tournament_pages_hear_of_seating_and_registrations(
+    tournament, players, staff, django_capture_on_commit_callbacks, memory_layer
+):
+    from tournaments.models import Registration
+
+    drain = _listen(tournament_group(tournament.pk))
+    organizer = staff[Role.ORGANIZER]
+    registrations = list(Registration.objects.filter(tournament=tournament))
+    Registration.objects.filter(tournament=tournament).update(checked_in=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        for registration in registrations:
+            registration.refresh_from_db()
+            services.registration_check_in(registration=registration, user=organizer)
+        services.tournament_start(tournament=tournament, user=organizer, seed=1)
+    heard = drain()
+    assert heard and all(m["type"] == "tournament.changed" for m in heard)
+    changed = {c for m in heard for c in m["changed"]}
+    assert {"registrations", "seating", "rounds"} <= changed

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games.kinds import reserved_names
+from outbox.live import live_send_on_commit, tournament_group
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -122,11 +123,37 @@ def validate_progression_settings(
         raise InvalidConfiguration(_("Unknown seeding %(seeding)r.") % {"seeding": seeding})
 
 
+#: What each audited step changes on the tournament's pages (live notifications; see
+#: the "Live updates" section of docs/api.md). Steps not listed change nothing shown.
+LIVE_CHANGES: dict[str, list[str]] = {
+    "round_seated": ["seating", "rounds"],
+    "round_reseated": ["seating", "rounds"],
+    "round_finished": ["rounds"],
+    "started": ["status", "rounds"],
+    "finished": ["status"],
+    "time_up": ["clock", "rounds"],
+    "no_show": ["seating"],
+    "checked_in": ["registrations"],
+    "dropped": ["registrations"],
+    "settings_changed": ["status"],
+}
+
+
 def audit_write(
     *, tournament: Tournament, user: Any, action: str, round: Any = None, **details: Any
 ) -> TournamentAudit:
     """Append one row to the tournament's audit log. ``user`` is the actor (a signed-in
-    user is stored; SYSTEM, tasks and anonymous callers are stored as empty = system)."""
+    user is stored; SYSTEM, tasks and anonymous callers are stored as empty = system).
+
+    Every step of an event is audited here, so this is also where the tournament's live
+    pages hear of it: after commit, a ``tournament.changed`` notification naming what
+    changed (:data:`LIVE_CHANGES`)."""
+    changed = LIVE_CHANGES.get(action)
+    if changed:
+        live_send_on_commit(
+            groups=[tournament_group(tournament.pk)],
+            message={"type": "tournament.changed", "tournament": tournament.pk, "changed": changed},
+        )
     return TournamentAudit.objects.create(
         tournament=tournament,
         round=round,
