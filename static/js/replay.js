@@ -103,5 +103,12 @@
     show(next, false);
   });
 
+  // A live update (static/js/live.js) swaps the region's content and attributes in
+  // place: read the new last event and bind the new slider.
+  document.addEventListener("tock:live-updated", function () {
+    last = parseInt(region.dataset.last, 10) || last;
+    bindSlider();
+  });
+
   bindSlider();
 })();
