@@ -27,9 +27,20 @@ class TournamentSerializer(serializers.Serializer):
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(allow_null=True)
     venue = serializers.CharField()
-    format = serializers.CharField()
-    table_size = serializers.IntegerField()
-    rounds_count = serializers.IntegerField()
+    format = serializers.CharField(help_text="`swiss`, `elimination` or `swiss_cut`.")
+    table_sizes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Preferred table size first."
+    )
+    rounds = serializers.IntegerField(source="swiss_rounds", help_text="Swiss rounds.")
+    cut = serializers.IntegerField(help_text="`swiss_cut`: the top N play the elimination.")
+    advance = serializers.IntegerField(help_text="Elimination: the top K of every table advance.")
+    round_minutes = serializers.IntegerField(allow_null=True)
+    auto_progress = serializers.BooleanField()
+    seeding = serializers.CharField(help_text="`rating` or `random` (round 1).")
+    table_size = serializers.IntegerField(
+        help_text="Deprecated: the preferred table size (`table_sizes[0]`)."
+    )
+    rounds_count = serializers.IntegerField(help_text="Deprecated: same as `rounds`.")
     is_public = serializers.BooleanField()
 
 
@@ -106,8 +117,11 @@ class TableSerializer(serializers.Serializer):
 
 
 class RoundSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="For `/api/rounds/<id>/...`.")
     number = serializers.IntegerField()
+    stage = serializers.CharField(help_text="`swiss` or `elimination`.")
     status = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
     tables = TableSerializer(many=True, source="tables.all")
 
 

@@ -31,6 +31,48 @@ urlpatterns = [
         views.TournamentRoundsApi.as_view(),
         name="tournament-rounds",
     ),
+    path(
+        "tournaments/<int:tournament_id>/players",
+        views.TournamentPlayersApi.as_view(),
+        name="tournament-players",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/players/<slug:handle>/check-in",
+        views.PlayerCheckInApi.as_view(),
+        name="tournament-player-check-in",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/players/<slug:handle>/drop",
+        views.PlayerDropApi.as_view(),
+        name="tournament-player-drop",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/players/<slug:handle>/no-show",
+        views.PlayerNoShowApi.as_view(),
+        name="tournament-player-no-show",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start",
+        views.TournamentStartApi.as_view(),
+        name="tournament-start",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/rounds/next",
+        views.TournamentNextRoundApi.as_view(),
+        name="tournament-next-round",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/finish",
+        views.TournamentFinishApi.as_view(),
+        name="tournament-finish",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/audit",
+        views.TournamentAuditApi.as_view(),
+        name="tournament-audit",
+    ),
+    path("rounds/<int:round_id>/reseat", views.RoundReseatApi.as_view(), name="round-reseat"),
+    path("rounds/<int:round_id>/time-up", views.RoundTimeUpApi.as_view(), name="round-time-up"),
     path("players", views.PlayerListApi.as_view(), name="player-list"),
     path("players/<slug:handle>", views.PlayerDetailApi.as_view(), name="player-detail"),
     path("games/<int:game_id>", views.GameDetailApi.as_view(), name="game-detail"),

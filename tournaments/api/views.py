@@ -17,7 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import authenticate
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
@@ -33,6 +35,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import APIException
 from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -68,7 +71,17 @@ from tournaments.api.serializers import (
     StandingRowSerializer,
     TournamentSerializer,
 )
-from tournaments.models import TournamentStatus
+from tournaments.errors import InvalidState, NotFound
+from tournaments.models import (
+    Player,
+    Registration,
+    Round,
+    Seeding,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+)
+from tournaments.permissions import ensure_can_manage_tournament
 from tournaments.selectors import (
     game_events,
     game_get_visible,
@@ -79,18 +92,35 @@ from tournaments.selectors import (
     player_detail,
     player_list_with_ratings,
     player_summaries,
+    registration_list,
+    round_list,
     table_for_game,
-    tournament_detail,
+    tournament_audit,
     tournament_get_visible,
     tournament_list_visible,
+    tournament_points,
     tournament_rounds_detail,
     tournament_standings,
+    tournament_user_roles,
+    visible_tournaments_q,
 )
 from tournaments.selectors.privacy import mask_value
 from tournaments.services import (
     game_record_event,
     game_record_log,
     game_record_placements,
+    player_create,
+    registration_check_in,
+    registration_create,
+    registration_drop,
+    registration_no_show,
+    round_create_next,
+    round_reseat,
+    round_time_up,
+    tournament_create,
+    tournament_finish,
+    tournament_start,
+    tournament_update,
 )
 from tournaments.views import game_shown_in_full
 
@@ -168,6 +198,20 @@ WRITE_ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
     403: OpenApiResponse(ErrorSerializer, description="No role for this game's tournament."),
     404: NOT_FOUND,
+    415: OpenApiResponse(
+        ErrorSerializer, description="A body of a type this endpoint does not read."
+    ),
+}
+
+EVENT_ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="Malformed input or invalid settings."),
+    401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
+    403: OpenApiResponse(ErrorSerializer, description="Not an organizer of this tournament."),
+    404: NOT_FOUND,
+    409: OpenApiResponse(
+        ErrorSerializer,
+        description="Not possible in the tournament's current state; nothing changed.",
+    ),
     415: OpenApiResponse(
         ErrorSerializer, description="A body of a type this endpoint does not read."
     ),
@@ -262,6 +306,15 @@ class TokenObtainApi(ObtainAuthToken):
         return Response({"token": token.key})
 
 
+class TournamentDetailOutput(TournamentSerializer):
+    points_per_place = serializers.ListField(child=serializers.FloatField())
+    tiebreaks = serializers.ListField(child=serializers.CharField())
+    your_roles = serializers.ListField(child=serializers.CharField())
+
+    class Meta:
+        ref_name = "TournamentDetail"
+
+
 # --------------------------------------------------------------------------- leagues
 
 
@@ -307,6 +360,57 @@ class LeagueTournamentListApi(ApiView):
         tournaments = tournament_list_visible(user=request.user, league=league)
         return _page(self, request, tournaments, TournamentSerializer)
 
+    class InputSerializer(serializers.Serializer):
+        """Only ``name`` is required; the rest default as the services say (Swiss, tables
+        of 4 then the other sizes the game allows, 5 rounds, cut 8, advance 2, no time
+        limit, automatic progression, seeded by rating, starting today, public)."""
+
+        name = serializers.CharField(max_length=120)
+        slug = serializers.SlugField(max_length=60, required=False)
+        venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        starts_on = serializers.DateField(required=False)
+        ends_on = serializers.DateField(required=False, allow_null=True)
+        is_public = serializers.BooleanField(required=False)
+        format = serializers.ChoiceField(choices=TournamentFormat.choices, required=False)
+        table_sizes = serializers.ListField(
+            child=serializers.IntegerField(),
+            min_length=1,
+            max_length=10,
+            required=False,
+            help_text="Preferred size first, then the sizes allowed when the count does not "
+            "divide.",
+        )
+        rounds = serializers.IntegerField(required=False, help_text="Swiss rounds.")
+        cut = serializers.IntegerField(required=False)
+        advance = serializers.IntegerField(required=False)
+        round_minutes = serializers.IntegerField(required=False, allow_null=True)
+        auto_progress = serializers.BooleanField(required=False)
+        seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
+        points_per_place = serializers.ListField(
+            child=serializers.FloatField(), max_length=10, required=False
+        )
+        tiebreaks = serializers.ListField(
+            child=serializers.CharField(), max_length=10, required=False
+        )
+
+        class Meta:
+            ref_name = "TournamentCreate"
+
+    @extend_schema(
+        tags=["events"],
+        summary="Create a tournament in the league (league organizers)",
+        request=InputSerializer,
+        responses={201: TournamentDetailOutput, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        league = league_get_visible(slug=slug, user=request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = dict(serializer.validated_data)
+        data.setdefault("starts_on", timezone.localdate())
+        tournament = tournament_create(league=league, user=request.user, **data)
+        return TournamentDetailApi._output(request, tournament, code=status.HTTP_201_CREATED)
+
 
 # --------------------------------------------------------------------------- tournaments
 
@@ -341,13 +445,44 @@ class TournamentListApi(ApiView):
 
 
 class TournamentDetailApi(ApiView):
-    class OutputSerializer(TournamentSerializer):
-        points_per_place = serializers.ListField(child=serializers.FloatField())
-        tiebreaks = serializers.ListField(child=serializers.CharField())
-        your_roles = serializers.ListField(child=serializers.CharField())
+    OutputSerializer = TournamentDetailOutput
+
+    class InputSerializer(serializers.Serializer):
+        """Every field optional: only what is sent changes."""
+
+        name = serializers.CharField(max_length=120, required=False)
+        venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+        starts_on = serializers.DateField(required=False)
+        ends_on = serializers.DateField(required=False, allow_null=True)
+        is_public = serializers.BooleanField(required=False)
+        format = serializers.ChoiceField(choices=TournamentFormat.choices, required=False)
+        table_sizes = serializers.ListField(
+            child=serializers.IntegerField(), min_length=1, max_length=10, required=False
+        )
+        rounds = serializers.IntegerField(required=False)
+        cut = serializers.IntegerField(required=False)
+        advance = serializers.IntegerField(required=False)
+        round_minutes = serializers.IntegerField(required=False, allow_null=True)
+        auto_progress = serializers.BooleanField(required=False)
+        seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
+        points_per_place = serializers.ListField(
+            child=serializers.FloatField(), max_length=10, required=False
+        )
+        tiebreaks = serializers.ListField(
+            child=serializers.CharField(), max_length=10, required=False
+        )
 
         class Meta:
-            ref_name = "TournamentDetail"
+            ref_name = "TournamentUpdate"
+
+    @staticmethod
+    def _output(request: Request, tournament: Tournament, code: int = 200) -> Response:
+        # The shared tournament output plus the detail's fields (the schema: OutputSerializer).
+        data = dict(TournamentSerializer(tournament).data)
+        data["points_per_place"] = tournament_points(tournament)
+        data["tiebreaks"] = list(tournament.tiebreaks or [])
+        data["your_roles"] = tournament_user_roles(tournament=tournament, user=request.user)
+        return Response(data, status=code)
 
     @extend_schema(
         tags=["tournaments"],
@@ -355,8 +490,35 @@ class TournamentDetailApi(ApiView):
         responses={200: OutputSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, tournament_id: int) -> Response:
-        tournament = tournament_detail(tournament_id=tournament_id, user=request.user)
-        return Response(self.OutputSerializer(tournament).data)
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        return self._output(request, tournament)
+
+    @extend_schema(
+        tags=["events"],
+        summary="Change a tournament's settings before it starts (organizers)",
+        description=(
+            "Only the fields sent change; the names are those of the output. Once the "
+            "tournament has started (or is over) its settings are fixed: 409."
+        ),
+        request=InputSerializer,
+        responses={200: OutputSerializer, **EVENT_ERRORS},
+    )
+    def patch(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        ensure_can_manage_tournament(user=request.user, tournament=tournament)
+        if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise InvalidState(_("The tournament is over."))
+        if (
+            tournament.status == TournamentStatus.RUNNING
+            or round_list(tournament=tournament).exists()
+        ):
+            raise InvalidState(_("The tournament has already started."))
+        tournament = tournament_update(
+            tournament=tournament, user=request.user, **serializer.validated_data
+        )
+        return self._output(request, tournament)
 
 
 class TournamentStandingsApi(ApiView):
@@ -683,3 +845,279 @@ class GamePlacementsApi(ApiView):
             game=game_id, placements=serializer.validated_data["placements"], user=request.user
         )
         return _record_response(outcome=outcome, created=False)
+
+
+# --------------------------------------------------------------------------- running an event
+#
+# Organizer actions over the progression and registration services. Every view finds the
+# tournament (or round) as the user may see it (404 otherwise), validates the body, and
+# calls one service, which checks the role (403) and the state (409) under its locks;
+# anonymous callers are refused with 401 before anything (IsAuthenticatedOrReadOnly).
+
+
+class RegistrationSerializer(serializers.Serializer):
+    handle = serializers.SlugField(source="player.handle")
+    display_name = serializers.CharField(source="player.display_name")
+    checked_in = serializers.BooleanField()
+    dropped = serializers.BooleanField()
+
+    class Meta:
+        ref_name = "Registration"
+
+
+class AuditEntrySerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    action = serializers.CharField(
+        help_text="created, settings_changed, checked_in, dropped, started, round_seated, "
+        "round_finished, round_reseated, time_up, no_show, finished, progress_failed."
+    )
+    actor = serializers.CharField(allow_null=True, help_text="Username; null for the system.")
+    round = serializers.IntegerField(allow_null=True, help_text="Round number.")
+    details = serializers.DictField()
+
+    class Meta:
+        ref_name = "AuditEntry"
+
+
+def _round_output(*, rnd: Round, user: Any, code: int = 200) -> Response:
+    """The round as ``GET /api/tournaments/<id>/rounds`` shows it (names masked as the
+    user may see them)."""
+    rounds = tournament_rounds_detail(tournament=rnd.tournament, user=user)
+    shown = next(r for r in rounds if r.pk == rnd.pk)
+    return Response(RoundSerializer(shown).data, status=code)
+
+
+def _round_get_visible(*, round_id: int, user: Any) -> Round:
+    """The round if the user may see its tournament, else 404."""
+    rnd = (
+        Round.objects.select_related("tournament__league")
+        .filter(visible_tournaments_q(user=user, prefix="tournament__"), pk=round_id)
+        .first()
+    )
+    if rnd is None:
+        raise NotFound()
+    return rnd
+
+
+def _registration_get(*, tournament: Tournament, handle: str) -> Registration:
+    registration = registration_list(tournament=tournament).filter(player__handle=handle).first()
+    if registration is None:
+        raise NotFound()
+    return registration
+
+
+class TournamentPlayersApi(ApiView):
+    class InputSerializer(serializers.Serializer):
+        handles = serializers.ListField(
+            child=serializers.SlugField(max_length=40), min_length=1, max_length=1000
+        )
+        create = serializers.BooleanField(
+            default=False, help_text="Create players for handles that are not known yet."
+        )
+
+        class Meta:
+            ref_name = "RegisterPlayersInput"
+
+    class OutputSerializer(serializers.Serializer):
+        registered = RegistrationSerializer(many=True)
+        created = serializers.ListField(
+            child=serializers.SlugField(), help_text="Handles of the players created."
+        )
+
+        class Meta:
+            ref_name = "RegisterPlayersOutput"
+
+    @extend_schema(
+        tags=["events"],
+        summary="Register players by handle (organizers), all or nothing",
+        description=(
+            "Registering again is harmless (and un-drops a dropped player). Unknown handles "
+            "answer 400 naming them unless `create` is true, in which case they become new "
+            "players. On any error nobody is registered or created."
+        ),
+        request=InputSerializer,
+        responses={201: OutputSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        handles = list(dict.fromkeys(serializer.validated_data["handles"]))
+        known = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
+        unknown = [h for h in handles if h not in known]
+        if unknown and not serializer.validated_data["create"]:
+            raise MalformedInput(
+                _("Unknown player handles: %(handles)s.") % {"handles": ", ".join(unknown)}
+            )
+        with transaction.atomic():
+            for handle in unknown:
+                known[handle] = player_create(handle=handle, user=request.user)
+            registered = [
+                registration_create(tournament=tournament, player=known[h], user=request.user)
+                for h in handles
+            ]
+        data = {"registered": registered, "created": unknown}
+        return Response(self.OutputSerializer(data).data, status=status.HTTP_201_CREATED)
+
+
+class _RegistrationActionApi(ApiView):
+    """POST ``/api/tournaments/<id>/players/<handle>/<action>``."""
+
+    def _registration(self, request: Request, tournament_id: int, handle: str) -> Registration:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        return _registration_get(tournament=tournament, handle=handle)
+
+
+class PlayerCheckInApi(_RegistrationActionApi):
+    @extend_schema(
+        tags=["events"],
+        summary="Check a registered player in (organizers); idempotent",
+        request=None,
+        responses={200: RegistrationSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, handle: str) -> Response:
+        registration = self._registration(request, tournament_id, handle)
+        registration = registration_check_in(registration=registration, user=request.user)
+        return Response(RegistrationSerializer(registration).data)
+
+
+class PlayerDropApi(_RegistrationActionApi):
+    @extend_schema(
+        tags=["events"],
+        summary="Drop a player from later rounds (organizers, or the player); results stay",
+        request=None,
+        responses={200: RegistrationSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, handle: str) -> Response:
+        registration = self._registration(request, tournament_id, handle)
+        registration = registration_drop(registration=registration, user=request.user)
+        return Response(RegistrationSerializer(registration).data)
+
+
+class PlayerNoShowApi(_RegistrationActionApi):
+    class OutputSerializer(serializers.Serializer):
+        handle = serializers.SlugField(source="player.handle")
+        round = serializers.IntegerField(source="round.number")
+        table = serializers.IntegerField(source="table.number")
+
+        class Meta:
+            ref_name = "NoShow"
+
+    @extend_schema(
+        tags=["events"],
+        summary="Mark a seated player absent in the current round (organizers)",
+        description=(
+            "Before the game's first event: the game goes on without the player, one "
+            "short (a single player left gets a bye). 409 when there is no running round, "
+            "the player is not seated in it, or the game has started."
+        ),
+        request=None,
+        responses={200: OutputSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, handle: str) -> Response:
+        registration = self._registration(request, tournament_id, handle)
+        current = round_list(tournament=registration.tournament).last()
+        if current is None:
+            ensure_can_manage_tournament(user=request.user, tournament=registration.tournament)
+            raise InvalidState(_("The round is not running."))
+        no_show = registration_no_show(registration=registration, round=current, user=request.user)
+        return Response(self.OutputSerializer(no_show).data)
+
+
+class TournamentStartApi(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="Start the tournament: seat round 1 (organizers)",
+        description=(
+            "Seats the checked-in players. 409 with nothing changed: started already, over, "
+            "too few checked-in players, or a count the table sizes cannot seat."
+        ),
+        request=None,
+        responses={201: RoundSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        rnd = tournament_start(tournament=tournament, user=request.user)
+        return _round_output(rnd=rnd, user=request.user, code=status.HTTP_201_CREATED)
+
+
+class TournamentNextRoundApi(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="Seat the next round by hand (organizers; manual progression)",
+        description=(
+            "The next Swiss round, the elimination stage after the cut, or the next "
+            "elimination round. 409: the last round is not finished, all rounds were "
+            "played, or the tournament is over."
+        ),
+        request=None,
+        responses={201: RoundSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        rnd = round_create_next(tournament=tournament, user=request.user)
+        return _round_output(rnd=rnd, user=request.user, code=status.HTTP_201_CREATED)
+
+
+class TournamentFinishApi(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="End the tournament now (organizers)",
+        description="A running last round is closed as it stands. 409 when it is over.",
+        request=None,
+        responses={200: TournamentDetailOutput, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        tournament = tournament_finish(tournament=tournament, user=request.user)
+        return TournamentDetailApi._output(request, tournament)
+
+
+class TournamentAuditApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["events"],
+        summary="The tournament's audit log, oldest first (organizers)",
+        responses={
+            200: AuditEntrySerializer(many=True),
+            401: EVENT_ERRORS[401],
+            403: EVENT_ERRORS[403],
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        entries = tournament_audit(tournament=tournament, user=request.user)
+        return Response(AuditEntrySerializer(entries, many=True).data)
+
+
+class RoundReseatApi(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="Seat the last round again (organizers), while no table has an event",
+        request=None,
+        responses={200: RoundSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        rnd = _round_get_visible(round_id=round_id, user=request.user)
+        rnd = round_reseat(round=rnd, user=request.user)
+        return _round_output(rnd=rnd, user=request.user)
+
+
+class RoundTimeUpApi(ApiView):
+    @extend_schema(
+        tags=["events"],
+        summary="End a running round whose time is up (organizers)",
+        description=(
+            'Unfinished games with events get `{"type": "end", "reason": "time"}` (the '
+            "engine places the players); games with no event are closed without a result. "
+            "The round completes; progression follows as after any last result."
+        ),
+        request=None,
+        responses={200: RoundSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, round_id: int) -> Response:
+        rnd = _round_get_visible(round_id=round_id, user=request.user)
+        rnd = round_time_up(round=rnd, user=request.user)
+        return _round_output(rnd=rnd, user=request.user)
