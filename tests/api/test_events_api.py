@@ -331,3 +331,9 @@ def test_legacy_output_keys_of_an_existing_tournament(org):
     data = org.get(_url("tournament-detail", t.pk)).json()
     assert data["table_size"] == data["table_sizes"][0]
     assert data["rounds_count"] == data["rounds"]
+
+
+def test_the_former_random_format_is_swiss_seeded_at_random(league, org):
+    response = _create(org, league, format="random")
+    assert response.status_code == 201
+    assert response.json()["format"] == "swiss" and response.json()["seeding"] == "random"

@@ -203,6 +203,13 @@ WRITE_ERRORS = {
     ),
 }
 
+#: Input formats: today's three, and the former ``random`` (deprecated: it is stored as
+#: Swiss with ``"seeding": "random"``).
+FORMAT_CHOICES = [
+    *TournamentFormat.choices,
+    ("random", "Deprecated: Swiss with seeding random"),
+]
+
 EVENT_ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="Malformed input or invalid settings."),
     401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
@@ -371,7 +378,7 @@ class LeagueTournamentListApi(ApiView):
         starts_on = serializers.DateField(required=False)
         ends_on = serializers.DateField(required=False, allow_null=True)
         is_public = serializers.BooleanField(required=False)
-        format = serializers.ChoiceField(choices=TournamentFormat.choices, required=False)
+        format = serializers.ChoiceField(choices=FORMAT_CHOICES, required=False)
         table_sizes = serializers.ListField(
             child=serializers.IntegerField(),
             min_length=1,
@@ -455,7 +462,7 @@ class TournamentDetailApi(ApiView):
         starts_on = serializers.DateField(required=False)
         ends_on = serializers.DateField(required=False, allow_null=True)
         is_public = serializers.BooleanField(required=False)
-        format = serializers.ChoiceField(choices=TournamentFormat.choices, required=False)
+        format = serializers.ChoiceField(choices=FORMAT_CHOICES, required=False)
         table_sizes = serializers.ListField(
             child=serializers.IntegerField(), min_length=1, max_length=10, required=False
         )
