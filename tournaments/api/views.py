@@ -3,8 +3,9 @@
 Reads call the visibility-aware selectors (:mod:`tournaments.selectors`): what the
 user may not see answers 404; the serializers render what the selectors return (plain
 data for the detail endpoints, never attributes added to model objects). Writes call
-the recording services (:mod:`tournaments.services.recording`), which check the user's
-role for the game's tournament on every request and raise domain errors that
+the recording services (:mod:`tournaments.services.recording`) or, to run an event, the
+registration and progression services (:mod:`tournaments.services`), which check the
+user's role on every request and raise domain errors that
 :mod:`tock_site.api_errors` maps to 4xx responses (nothing stored on any error).
 
 Authentication: a token (``Authorization: Token <key>``, scorekeeping devices) or the
