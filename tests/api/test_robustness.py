@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, GameEvent
@@ -170,10 +171,13 @@ def test_game_over_409_matches_the_documented_error_shape(game, as_user, simulat
 @pytest.mark.parametrize(
     "path", ["/api/games/abc", "/api/tournaments/x/standings", "/api/nothing-here", "/api/games/1/"]
 )
-def test_paths_naming_no_endpoint_answer_json_404(client, path):
-    # Given a path under /api/ that matches no endpoint (a non-numeric id, a typo)
-    response = client.get(path)
-    # then the answer is a JSON 404 with a reason, never an HTML page
+@pytest.mark.parametrize("method", ["get", "post", "put", "delete"])
+def test_paths_naming_no_endpoint_answer_json_404(path, method):
+    # Given a path under /api/ that matches no endpoint (a non-numeric id, a typo),
+    # asked by a client without a CSRF cookie (a script, a bot)
+    client = Client(enforce_csrf_checks=True)
+    response = getattr(client, method)(path)
+    # then the answer is a JSON 404 with a reason, never an HTML page (not the CSRF page)
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
     assert response.json()["code"] == "not_found"

@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -128,8 +129,10 @@ from tournaments.views import game_shown_in_full
 # --------------------------------------------------------------------------- helpers
 
 
+@csrf_exempt  # it changes nothing, so a POST gets the JSON 404 too, not the CSRF page
 def api_not_found(request: HttpRequest) -> JsonResponse:
-    """404 for any path under ``/api/`` that names no endpoint: JSON, as everywhere else."""
+    """404 for any path under ``/api/`` that names no endpoint, whatever the method:
+    JSON, as everywhere else."""
     return JsonResponse({"detail": _("No such API endpoint."), "code": "not_found"}, status=404)
 
 
