@@ -64,6 +64,7 @@ from django.utils.translation import gettext as _
 from games import services as game_services
 from games.errors import DomainError
 from games.models import Game, GameStatus, ResultSource
+from outbox.services import outbox_record
 from tournaments import seating
 from tournaments.errors import InvalidState
 from tournaments.models import (
@@ -430,10 +431,20 @@ def round_refresh_status(*, round_id: int) -> Round:
     the tournament after its final round (the last Swiss round of a Swiss event, the
     final table of an elimination). Idempotent: nothing changes when there is nothing to
     finish; called by the recording services after a result changes, in the
-    transaction of the change. Audit: ``round_finished``, ``finished``."""
+    transaction of the change. Audit: ``round_finished``, ``finished``.
+
+    A complete round of a running tournament with automatic progression also records
+    the outbox message :data:`ROUND_PROGRESS`, so that what comes next is seated after
+    commit (a Celery task; the sweep finishes a lost one)."""
     with transaction.atomic():
         tournament, rnd = _lock_round(round_id)
         _refresh(tournament, rnd, SYSTEM)
+        if (
+            rnd.status == RoundStatus.FINISHED
+            and tournament.status == TournamentStatus.RUNNING
+            and tournament.auto_progress
+        ):
+            outbox_record(topic=ROUND_PROGRESS, payload={"round_id": rnd.pk})
     return rnd
 
 

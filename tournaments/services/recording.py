@@ -45,14 +45,14 @@ from outbox.live import game_group, live_send_on_commit, tournament_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, RoundStatus, Table, TournamentStatus
+from tournaments.models import Player, Table
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
     ensure_signed_in,
     user_can_referee_game,
 )
-from tournaments.services.progression import ROUND_PROGRESS, round_refresh_status
+from tournaments.services.progression import round_refresh_status
 
 
 def _resolve(game: Game | int | str) -> Game:
@@ -76,16 +76,8 @@ def _follow(outcome: RecordOutcome) -> None:
         table = Table.objects.filter(game_id=game.pk).values("round_id", "round__tournament_id")
         table = table.first()
         if table is not None:
-            rnd = round_refresh_status(round_id=table["round_id"])
+            round_refresh_status(round_id=table["round_id"])
             groups.append(tournament_group(table["round__tournament_id"]))
-            tournament = rnd.tournament
-            if (
-                rnd.status == RoundStatus.FINISHED
-                and tournament.status == TournamentStatus.RUNNING
-                and tournament.auto_progress
-            ):
-                # The round is complete: seat what comes next after commit (Celery).
-                outbox_record(topic=ROUND_PROGRESS, payload={"round_id": rnd.pk})
         outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
     if outcome.events_added or outcome.result_changed:
         live_send_on_commit(
