@@ -169,12 +169,8 @@ def ratings_recompute(*, kind: str | None = None) -> dict[str, int]:
     done = {}
     for k in kinds:
         with transaction.atomic():
-            pool = _lock_pool(k)
-            games = list(rated_games(kind=k))
-            _write_all(k, compute_ratings(games))
-            pool.recomputed_at = timezone.now()
-            pool.save(update_fields=["recomputed_at"])
-        done[k] = len(games)
+            _lock_pool(k)
+            done[k] = _recompute_locked(k)
     return done
 
 
@@ -203,13 +199,15 @@ def ratings_update_for_game(*, game_id: int) -> str:
         elif existing and all(v == rated.result_version for v in existing):
             return "skipped"
         if rated is None or existing:
-            return _recompute_locked(kind)
+            _recompute_locked(kind)
+            return "recomputed"
         later = RatingChange.objects.filter(kind=kind).filter(
             Q(game_finished_at__gt=rated.finished_at)
             | Q(game_finished_at=rated.finished_at, game_id__gt=rated.game_id)
         )
         if later.exists():
-            return _recompute_locked(kind)
+            _recompute_locked(kind)
+            return "recomputed"
         current = {
             r.player_id: r for r in Rating.objects.filter(kind=kind, player_id__in=rated.placements)
         }
@@ -238,8 +236,9 @@ def ratings_update_for_game(*, game_id: int) -> str:
     return "incremental"
 
 
-def _recompute_locked(kind: str) -> str:
+def _recompute_locked(kind: str) -> int:
+    """Recompute ``kind`` from scratch, its pool row already locked; the rated games."""
     games = list(rated_games(kind=kind))
     _write_all(kind, compute_ratings(games))
     RatingPool.objects.filter(kind=kind).update(recomputed_at=timezone.now())
-    return "recomputed"
+    return len(games)

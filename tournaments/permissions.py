@@ -114,10 +114,30 @@ def user_can_record_game(*, user: Any, game: Game) -> bool:
         return True
     if not user_is_signed_in(user=user):
         return False
-    tournament = game_tournament(game=game)
+    return _is_game_staff(user=user, game=game, tournament=game_tournament(game=game))
+
+
+def _is_game_staff(*, user: Any, game: Game, tournament: Tournament | None) -> bool:
+    """A signed-in user with a role in the game's tournament, or for a friendly game
+    (``tournament`` None) its creator or site staff."""
     if tournament is None:
         return bool(user.is_staff) or game.created_by_id == user.pk
     return bool(user_tournament_roles(user=user, tournament=tournament))
+
+
+def user_sees_game_in_full(*, user: Any, game: Game, table: Table | None) -> bool:
+    """Whether ``user`` sees everything of ``game`` (its infractions nobody has knocked
+    on...): everyone once it is over; while in progress whoever may record it (the staff
+    of its tournament, league organizers, superusers; for a friendly game its creator
+    and site staff). Everyone else sees the kind's public view (``Game.public_summary``).
+    ``table`` is the game's, with its round and tournament (already read by the caller;
+    None for a friendly game): no query for anonymous visitors or a finished game."""
+    if game.is_over or user_is_superuser(user=user):
+        return True
+    if not user_is_signed_in(user=user):
+        return False
+    tournament = table.round.tournament if table is not None else None
+    return _is_game_staff(user=user, game=game, tournament=tournament)
 
 
 def user_can_referee_game(*, user: Any, game: Game) -> bool:

@@ -31,7 +31,9 @@ from ratings.selectors import player_rating_histories
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES, Player
-from tournaments.permissions import user_is_signed_in, user_is_superuser, user_tournament_roles
+from tournaments.permissions import (
+    user_sees_game_in_full,
+)
 from tournaments.selectors import (
     game_events,
     game_get_visible,
@@ -190,23 +192,6 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
-def game_shown_in_full(*, user: Any, game: Any, table: Any) -> bool:
-    """Whether ``user`` sees everything of ``game`` (its infractions nobody has knocked
-    on...): everyone once it is over; while in progress the staff of its tournament
-    (any role, league organizers, superusers) or, for a friendly game, whoever may
-    record it (its creator, site staff). Everyone else sees the kind's public view
-    (``Game.public_summary``). No query for anonymous visitors or a finished game."""
-    if game.is_over:
-        return True
-    if user_is_superuser(user=user):
-        return True
-    if not user_is_signed_in(user=user):
-        return False
-    if table is None:
-        return bool(user.is_staff) or game.created_by_id == user.pk
-    return bool(user_tournament_roles(user=user, tournament=table.round.tournament))
-
-
 def _display_names(*, game: Any, table: Any) -> dict[str, str]:
     """Handle (as the visitor sees it) -> display name: from the table's seats (no
     query), for a friendly game 1 query; hidden players keep their neutral names."""
@@ -234,7 +219,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     view (``Game.public_summary``)."""
     game, table = game_get_visible(game_id=pk, user=request.user)
     state = game_derived_state(game=game)
-    full = game_shown_in_full(user=request.user, game=game, table=table)
+    full = user_sees_game_in_full(user=request.user, game=game, table=table)
     if not full:
         state["summary"] = public_summary(kind=game.kind, summary=state["summary"])
     events = game_events(game=game)

@@ -83,7 +83,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.permissions import ensure_can_manage_tournament
+from tournaments.permissions import ensure_can_manage_tournament, user_sees_game_in_full
 from tournaments.selectors import (
     game_events,
     game_get_visible,
@@ -124,7 +124,6 @@ from tournaments.services import (
     tournament_start,
     tournament_update,
 )
-from tournaments.views import game_shown_in_full
 
 # --------------------------------------------------------------------------- helpers
 
@@ -624,7 +623,7 @@ class GameDetailApi(ApiView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game, table = game_get_visible(game_id=game_id, user=request.user)
-        full = game_shown_in_full(user=request.user, game=game, table=table)
+        full = user_sees_game_in_full(user=request.user, game=game, table=table)
         return Response(GameStateSerializer(_game_payload(game=game, table=table, full=full)).data)
 
 
@@ -662,7 +661,7 @@ class GameStateApi(ApiView):
             summary = game_state_at(game=game, at=request.query_params.get("at"))
         except BadStatePoint as exc:
             return Response({"detail": str(exc), "code": "bad_event_number"}, status=400)
-        if not game_shown_in_full(user=request.user, game=game, table=table):
+        if not user_sees_game_in_full(user=request.user, game=game, table=table):
             summary = public_summary(kind=game.kind, summary=summary)
         names = getattr(game, "privacy_names", None)
         if names:

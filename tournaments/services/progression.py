@@ -409,10 +409,14 @@ def round_create_next(
         return _seat_round(tournament, next_number, stage, players, user, seed)
 
 
-def _refresh(tournament: Tournament, rnd: Round, user: Any) -> None:
+def _refresh(tournament: Tournament, rnd: Round, user: Any) -> bool:
+    """Finish ``rnd`` when complete (and the tournament after its final round); whether
+    the round was finished just now."""
+    finished_now = False
     if rnd.status != RoundStatus.FINISHED:
         if not _round_done_q(rnd):
-            return
+            return False
+        finished_now = True
         rnd.status = RoundStatus.FINISHED
         rnd.save(update_fields=["status"])
         audit_write(
@@ -424,6 +428,7 @@ def _refresh(tournament: Tournament, rnd: Round, user: Any) -> None:
         and _last_round(tournament).pk == rnd.pk
     ):
         _finish_tournament(tournament, user, rnd)
+    return finished_now
 
 
 def round_refresh_status(*, round_id: int) -> Round:
@@ -433,14 +438,13 @@ def round_refresh_status(*, round_id: int) -> Round:
     finish; called by the recording services after a result changes, in the
     transaction of the change. Audit: ``round_finished``, ``finished``.
 
-    A complete round of a running tournament with automatic progression also records
-    the outbox message :data:`ROUND_PROGRESS`, so that what comes next is seated after
-    commit (a Celery task; the sweep finishes a lost one)."""
+    A round it finishes, of a running tournament with automatic progression, also
+    records the outbox message :data:`ROUND_PROGRESS`, so that what comes next is seated
+    after commit (a Celery task; the sweep finishes a lost one)."""
     with transaction.atomic():
         tournament, rnd = _lock_round(round_id)
-        _refresh(tournament, rnd, SYSTEM)
         if (
-            rnd.status == RoundStatus.FINISHED
+            _refresh(tournament, rnd, SYSTEM)
             and tournament.status == TournamentStatus.RUNNING
             and tournament.auto_progress
         ):
