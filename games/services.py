@@ -105,11 +105,11 @@ def check_input_text(value: Any) -> None:
                     item.encode("utf-8")
                 except UnicodeEncodeError:
                     raise MalformedInput(_("Text must be valid Unicode.")) from None
-        elif isinstance(item, dict | list):
-            if depth >= MAX_DEPTH:
-                raise MalformedInput(
-                    _("The input is nested too deeply (at most %(n)d levels).") % {"n": MAX_DEPTH}
-                )
+        if depth > MAX_DEPTH:  # the engine's rule (games.engine.log.check_depth)
+            raise MalformedInput(
+                _("The input is nested too deeply (at most %(n)d levels).") % {"n": MAX_DEPTH}
+            )
+        if isinstance(item, dict | list):
             if isinstance(item, dict):
                 stack.extend((k, depth + 1) for k in item)
                 stack.extend((v, depth + 1) for v in item.values())

@@ -98,16 +98,6 @@ def greedy_groups(problem: Problem, sizes: Sequence[int]) -> list[list[int]]:
     return groups
 
 
-def weighted_repeats(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
-    adj = problem.adj
-    total = 0
-    for t in groups:
-        for i, a in enumerate(t):
-            for b in t[i + 1 :]:
-                total += adj[a].get(b, 0)
-    return total
-
-
 def repeat_count(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
     adj = problem.adj
     return sum(1 for t in groups for i, a in enumerate(t) for b in t[i + 1 :] if b in adj[a])
@@ -322,7 +312,6 @@ def _search(problem, start, budget, rng, max_evals, window) -> list[list[int]]:
         wide = max(window, 8)
         best = search.tabu(wide, max_evals, rng)
         search = _Search(problem, best, budget)
-        search.evals = 0
     search.polish(max_evals // 4)
     return search.tables
 

@@ -924,26 +924,22 @@ class TockGame(Game):
         return moves
 
     def _placements_for(self, card: int, me: int, kind: str, own: bool) -> list[dict[str, Any]]:
+        """Where ``card`` may go without an infraction, by the same fit rules that
+        :meth:`_run` judges with (``_fit`` for the center, :meth:`_seats_taking` for the
+        discards); several series with the same top are listed one by one."""
         name = self._names[me]
-        c = self._center
-        if card == 1 and len(c) < SERIES:
-            return [{"type": kind, "player": name, "card": 1, "to": "center"}]
-        if 1 < card <= TOP:
-            series = [k for k, top in enumerate(c) if top == card - 1]
-            if len(series) == 1:
-                return [{"type": kind, "player": name, "card": card, "to": "center"}]
-            if series:
-                return [
-                    {"type": kind, "player": name, "card": card, "to": "center", "series": k}
-                    for k in series
-                ]
-        moves = [
-            {"type": kind, "player": name, "card": card, "to": self._names[p]}
-            for p, pile in enumerate(self._piles)
-            if p != me and pile and abs(pile[-1] - card) == 1
-        ]
+
+        def move(**where: Any) -> dict[str, Any]:
+            return {"type": kind, "player": name, "card": card, **where}
+
+        if self._center_slot(card) >= 0:
+            series = [k for k, top in enumerate(self._center) if top == card - 1]
+            if card > 1 and len(series) > 1:
+                return [move(to="center", series=k) for k in series]
+            return [move(to="center")]
+        moves = [move(to=self._names[p]) for p in self._seats_taking(card, me)]
         if not moves and own:
-            moves = [{"type": kind, "player": name, "card": card, "to": name}]
+            moves = [move(to=name)]
         return moves
 
     # ------------------------------------------------------------------ public view
