@@ -124,7 +124,8 @@ def game_state_at(*, game: Game, at: Any = None) -> dict[str, Any]:
     ``at`` is 1..``last_sequence`` (an int or its decimal text); ``None`` or ``""``
     means the last event. Raises :class:`BadStatePoint` for anything else (also for a
     game without a log) and :class:`engine.LogError` for a stored log the engine
-    refuses. 1 query (none when the state is in the small in-process cache).
+    refuses. 1 query; none at the last event while the cached summary is fresh, or when
+    the state is in the small in-process cache.
     """
     last = game.last_sequence
     if last == 0:
@@ -142,6 +143,8 @@ def game_state_at(*, game: Game, at: Any = None) -> dict[str, Any]:
             raise BadStatePoint(
                 _("“at” must be from 1 to %(last)d (the number of events).") % {"last": last}
             )
+    if n == last and game.cache_is_fresh and game.summary is not None:
+        return copy.deepcopy(game.summary)  # the cache is the replay of the whole log
     key = (game.pk, str(game.created_at), n, last, game.result_version)
     cached = _STATE_AT_CACHE.get(key)
     if cached is not None:

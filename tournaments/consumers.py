@@ -68,13 +68,15 @@ def _query(scope: dict[str, Any]) -> dict[str, str]:
 
 
 def _token_user(key: str) -> Any | None:
-    """The active user owning the DRF token ``key``, else ``None``."""
-    from rest_framework.authtoken.models import Token
+    """The active user owning the DRF token ``key``, else ``None`` (DRF's own check)."""
+    from rest_framework.authentication import TokenAuthentication
+    from rest_framework.exceptions import AuthenticationFailed
 
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    try:
+        user, _token = TokenAuthentication().authenticate_credentials(key)
+    except AuthenticationFailed:
         return None
-    return token.user
+    return user
 
 
 async def _listener(scope: dict[str, Any], query: dict[str, str]) -> Any | None:
