@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import authenticate
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -44,7 +43,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import MalformedInput
-from games.selectors import BadStatePoint, game_derived_state, game_state_at, public_summary
+from games.selectors import BadStatePoint, game_derived_state
 from games.services import MAX_LOG_BYTES
 from tock_site.accounts.client import client_ip
 from tock_site.accounts.lockout import lock_retry_after, lockout_message
@@ -59,6 +58,7 @@ from tournaments.api.parsers import (
 )
 from tournaments.api.serializers import (
     ErrorSerializer,
+    EventRecordOutcomeSerializer,
     EventSerializer,
     GameStateSerializer,
     LeaderboardEntrySerializer,
@@ -75,7 +75,6 @@ from tournaments.api.serializers import (
 )
 from tournaments.errors import InvalidState, NotFound
 from tournaments.models import (
-    Player,
     Registration,
     Round,
     Seeding,
@@ -83,11 +82,13 @@ from tournaments.models import (
     TournamentFormat,
     TournamentStatus,
 )
-from tournaments.permissions import ensure_can_manage_tournament, user_sees_game_in_full
+from tournaments.permissions import ensure_can_manage_tournament
 from tournaments.selectors import (
+    LAST_EVENT,
     game_events,
     game_get_visible,
     game_log_text_visible,
+    game_view_for,
     league_detail,
     league_get_visible,
     league_list,
@@ -106,14 +107,12 @@ from tournaments.selectors import (
     tournament_user_roles,
     visible_tournaments_q,
 )
-from tournaments.selectors.privacy import mask_value
 from tournaments.services import (
     game_record_event,
     game_record_log,
     game_record_placements,
-    player_create,
     registration_check_in,
-    registration_create,
+    registration_create_many,
     registration_drop,
     registration_no_show,
     round_create_next,
@@ -171,13 +170,11 @@ def _page(
     return paginator.get_paginated_response(serializer_class(items, many=True).data)
 
 
-def _game_payload(*, game: Any, table: Any, full: bool = True) -> dict[str, Any]:
-    """The game's derived state and table; ``full=False``: the summary as the public
-    sees a game in progress (the kind's ``public_summary``)."""
-    state = game_derived_state(game=game)
-    if not full:
-        state["summary"] = public_summary(kind=game.kind, summary=state["summary"])
-    return {**state, "table": table}
+def _game_payload(*, game: Any, table: Any, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game's derived state and table. ``state``: the state as the visitor may see
+    it (:func:`~tournaments.selectors.game_view_for`); default: the full derived state
+    (for whoever just recorded the game, who may see it all)."""
+    return {**(state if state is not None else game_derived_state(game=game)), "table": table}
 
 
 def _record_response(*, outcome: Any, created: bool) -> Response:
@@ -505,10 +502,13 @@ class TournamentDetailApi(ApiView):
 
     @extend_schema(
         tags=["events"],
-        summary="Change a tournament's settings before it starts (organizers)",
+        summary="Change a tournament's settings (organizers)",
         description=(
-            "Only the fields sent change; the names are those of the output. Once the "
-            "tournament has started (or is over) its settings are fixed: 409."
+            "Only the fields sent change; the names are those of the output. The rule is "
+            "the service's (tournament_update): once a round is seated the table sizes, "
+            "format and seeding are fixed (409); the rounds, cut, advance, round clock and "
+            "automatic progression may still change (from the next round); once the "
+            "tournament is over nothing changes (409)."
         ),
         request=InputSerializer,
         responses={200: OutputSerializer, **EVENT_ERRORS},
@@ -517,14 +517,7 @@ class TournamentDetailApi(ApiView):
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        ensure_can_manage_tournament(user=request.user, tournament=tournament)
-        if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-            raise InvalidState(_("The tournament is over."))
-        if (
-            tournament.status == TournamentStatus.RUNNING
-            or round_list(tournament=tournament).exists()
-        ):
-            raise InvalidState(_("The tournament has already started."))
+        # The rule of what may change when is the service's alone (tournament_update).
         tournament = tournament_update(
             tournament=tournament, user=request.user, **serializer.validated_data
         )
@@ -622,9 +615,9 @@ class GameDetailApi(ApiView):
         responses={200: GameStateSerializer, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game, table = game_get_visible(game_id=game_id, user=request.user)
-        full = user_sees_game_in_full(user=request.user, game=game, table=table)
-        return Response(GameStateSerializer(_game_payload(game=game, table=table, full=full)).data)
+        shown = game_view_for(user=request.user, game_id=game_id)
+        payload = _game_payload(game=shown.game, table=shown.table, state=shown.state)
+        return Response(GameStateSerializer(payload).data)
 
 
 class GameStateApi(ApiView):
@@ -656,17 +649,12 @@ class GameStateApi(ApiView):
         },
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game, table = game_get_visible(game_id=game_id, user=request.user)
+        at = request.query_params.get("at") or LAST_EVENT  # absent: the last (400 without a log)
         try:
-            summary = game_state_at(game=game, at=request.query_params.get("at"))
+            shown = game_view_for(user=request.user, game_id=game_id, at=at)
         except BadStatePoint as exc:
             return Response({"detail": str(exc), "code": "bad_event_number"}, status=400)
-        if not user_sees_game_in_full(user=request.user, game=game, table=table):
-            summary = public_summary(kind=game.kind, summary=summary)
-        names = getattr(game, "privacy_names", None)
-        if names:
-            summary = mask_value(summary, names, getattr(game, "privacy_texts", None))
-        return Response(summary)
+        return Response(shown.summary)
 
 
 class GameEventsApi(ApiView):
@@ -716,16 +704,39 @@ class GameEventsApi(ApiView):
             "The engine validates the event against the game so far. Illegal: 422 with the "
             "engine's one-line reason. Another client wrote first (stale `sequence`): 409 "
             "with `current_sequence`. Nothing is stored on any error. Ending a game by "
-            "adjudication or recording a ruling needs a referee or organizer."
+            "adjudication or recording a ruling needs a referee or organizer.\n\n"
+            "`Idempotency-Key` (optional, 1-100 visible ASCII characters, e.g. a UUID; "
+            "else 400): stored with the event. A retry with the key of a stored event and "
+            "the same body answers **200** with that event (`replayed: true`) and stores "
+            "nothing; the key with another body answers 422 `idempotency_key_reused`."
         ),
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description=(
+                    "A key of the client's choosing (1-100 visible ASCII characters), new "
+                    "for each new event and the same for each retry of it."
+                ),
+            )
+        ],
         request=InputSerializer,
         responses={
-            201: RecordOutcomeSerializer,
+            201: EventRecordOutcomeSerializer,
+            200: OpenApiResponse(
+                EventRecordOutcomeSerializer,
+                description="A retry (same Idempotency-Key and body): the stored event.",
+            ),
             **WRITE_ERRORS,
             409: OpenApiResponse(
                 StaleSequenceErrorSerializer, description="Stale sequence, or game over."
             ),
-            422: OpenApiResponse(RejectedErrorSerializer, description="Illegal event."),
+            422: OpenApiResponse(
+                RejectedErrorSerializer,
+                description="Illegal event, or an Idempotency-Key used for another event.",
+            ),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -736,8 +747,19 @@ class GameEventsApi(ApiView):
             event=serializer.validated_data["event"],
             expected_sequence=serializer.validated_data["sequence"],
             user=request.user,
+            idempotency_key=request.headers.get("Idempotency-Key"),
         )
-        return _record_response(outcome=outcome, created=True)
+        data = {
+            "events_added": outcome.events_added,
+            "result_changed": outcome.result_changed,
+            "game": _game_payload(game=outcome.game, table=table_for_game(game=outcome.game)),
+            "event": outcome.event,
+            "replayed": outcome.replayed,
+        }
+        return Response(
+            EventRecordOutcomeSerializer(data).data,
+            status=status.HTTP_200_OK if outcome.replayed else status.HTTP_201_CREATED,
+        )
 
 
 class GameLogApi(ApiView):
@@ -878,7 +900,8 @@ class RegistrationSerializer(serializers.Serializer):
 class AuditEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     action = serializers.CharField(
-        help_text="created, settings_changed, checked_in, dropped, started, round_seated, "
+        help_text="created, settings_changed, registered, checked_in, checked_out, dropped, "
+        "started, round_seated, "
         "round_finished, round_reseated, time_up, no_show, finished, progress_failed."
     )
     actor = serializers.CharField(allow_null=True, help_text="Username; null for the system.")
@@ -952,21 +975,13 @@ class TournamentPlayersApi(ApiView):
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        handles = list(dict.fromkeys(serializer.validated_data["handles"]))
-        known = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
-        unknown = [h for h in handles if h not in known]
-        if unknown and not serializer.validated_data["create"]:
-            raise MalformedInput(
-                _("Unknown player handles: %(handles)s.") % {"handles": ", ".join(unknown)}
-            )
-        with transaction.atomic():
-            for handle in unknown:
-                known[handle] = player_create(handle=handle, user=request.user)
-            registered = [
-                registration_create(tournament=tournament, player=known[h], user=request.user)
-                for h in handles
-            ]
-        data = {"registered": registered, "created": unknown}
+        batch = registration_create_many(
+            tournament=tournament,
+            user=request.user,
+            entries=[(h, None) for h in serializer.validated_data["handles"]],
+            create=serializer.validated_data["create"],
+        )
+        data = {"registered": batch.registered, "created": batch.created}
         return Response(self.OutputSerializer(data).data, status=status.HTTP_201_CREATED)
 
 

@@ -133,7 +133,9 @@ LIVE_CHANGES: dict[str, list[str]] = {
     "finished": ["status"],
     "time_up": ["clock", "rounds"],
     "no_show": ["seating"],
+    "registered": ["registrations"],
     "checked_in": ["registrations"],
+    "checked_out": ["registrations"],
     "dropped": ["registrations"],
     "settings_changed": ["status"],
 }
@@ -374,12 +376,19 @@ _SEATING = {"table_sizes", "table_size", "format", "seeding"}
 def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
     """Change a tournament's settings (organizers). Scoring changes apply to standings at once.
 
-    The table sizes (``table_sizes``, or the former ``table_size``), ``format`` and
+    The one rule of what may change when (the API's PATCH applies it as it is): a
+    tournament that is over (finished, cancelled) changes no more, unless the change is
+    its ``status`` itself (:class:`InvalidState`);
+    the table sizes (``table_sizes``, or the former ``table_size``), ``format`` and
     ``seeding`` cannot change once a round exists (:class:`InvalidState`); ``rounds``
     (``rounds_count``), ``cut``, ``advance``, ``round_minutes`` and ``auto_progress`` may
     (they apply from the next round). Every change is written to the audit log.
     """
     ensure_can_manage_tournament(user=user, tournament=tournament)
+    if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED) and (
+        fields.get("status") in (None, tournament.status)
+    ):
+        raise InvalidState(_("The tournament is over."))
     if "rounds_count" in fields:
         fields["rounds"] = fields.pop("rounds_count")
     if fields.get("format") == "random":
@@ -441,6 +450,18 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
     return tournament
 
 
+def tournament_settings_update(*, tournament: Tournament, user: Any, **fields: Any) -> Tournament:
+    """Edit an event before it starts (organizers): what the API's PATCH and the
+    organizer dashboard call. Refused with :class:`InvalidState` (409) once the
+    tournament is over, running or has a round; otherwise :func:`tournament_update`."""
+    ensure_can_manage_tournament(user=user, tournament=tournament)
+    if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise InvalidState(_("The tournament is over."))
+    if tournament.status == TournamentStatus.RUNNING or tournament.rounds.exists():
+        raise InvalidState(_("The tournament has already started."))
+    return tournament_update(tournament=tournament, user=user, **fields)
+
+
 def tournament_role_add(*, tournament: Tournament, member: Any, role: str, user: Any) -> None:
     """Give ``member`` a role in the tournament (organizers). Idempotent."""
     ensure_can_manage_tournament(user=user, tournament=tournament)
@@ -465,6 +486,16 @@ def registration_create(
         ensure_can_manage_tournament(user=user, tournament=tournament)
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise InvalidState(_("The tournament is over."))
+    return registration_upsert(tournament=tournament, player=player, checked_in=checked_in)
+
+
+def registration_upsert(
+    *, tournament: Tournament, player: Player, checked_in: bool = False
+) -> Registration:
+    """The registration rule itself, WITHOUT a role check (callers check: here
+    :func:`registration_create` and the batch service
+    :func:`tournaments.services.registration.registration_create_many`): register the
+    player, or keep the registration there is (un-dropped; checked in if asked)."""
     reg, created = Registration.objects.get_or_create(
         tournament=tournament, player=player, defaults={"checked_in": checked_in}
     )
