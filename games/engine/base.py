@@ -188,6 +188,26 @@ class Game(ABC):
     def legal_moves(self) -> list[dict[str, Any]]:
         """Events the player to move may push now without breaking any rule."""
 
+    def infraction_moves(self) -> list[dict[str, Any]]:
+        """Events the player to move may push now that break a rule the game's mode
+        records instead of refusing (TOCK in mode ``table``: its three infractions), so
+        that a scorekeeper can record what was really played. None of them is in
+        :meth:`legal_moves`; :meth:`push` accepts each. Default: none."""
+        return []
+
+    def table_moves(self) -> list[dict[str, Any]]:
+        """Events other players at the table may push now, out of turn (TOCK: a knock
+        by each player who may knock, see :meth:`TockGame.knock_target`); :meth:`push`
+        accepts each (a knock may still be judged wrong). Default: none."""
+        return []
+
+    @classmethod
+    def start_events(cls, players: Sequence[str]) -> list[dict[str, Any]]:
+        """The start events a scorekeeper may choose from for a table seated in the
+        order ``players`` (TOCK: one for each player who may begin, in mode
+        ``table``, unseeded: real cards). Default: one, in seat order."""
+        return [{"type": "start", "game": cls.kind, "players": list(players)}]
+
     # -- results ------------------------------------------------------------------
     @property
     @abstractmethod

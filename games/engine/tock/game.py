@@ -923,6 +923,83 @@ class TockGame(Game):
             moves.extend(self._placements_for(card, me, "draw", own=True))
         return moves
 
+    def infraction_moves(self) -> list[dict[str, Any]]:
+        """In mode ``table``, the moves of the player to move that :meth:`_run` records
+        as infractions: drawing or flipping while the top card fits (forgot_discard), a
+        card put on another player although it fits the center (forgot_center), a drawn
+        card put on the own discard although it fits (wrong_discard). Every place the
+        card physically goes (the same fit rules as :meth:`_run`), minus
+        :meth:`legal_moves`; in an unseeded game, for every card value still face down.
+        Empty in mode ``strict`` (it refuses them) and once the game is over."""
+        if self._active is None or self.mode != "table":
+            return []
+        me = self._active
+        name = self._names[me]
+        pile = self._piles[me]
+        candidates: list[dict[str, Any]] = []
+        if pile:
+            candidates += self._destinations(pile[-1], me, "play", own=False)
+        if self._table:
+            if self._deck is not None:
+                cards = [self._deck[self._pos]]
+            else:
+                cards = [v for v, c in enumerate(self._counts or []) if c]
+        elif self._stocks[me]:
+            cards = [self._stocks[me][-1]]
+        else:
+            cards = []
+            if pile:
+                candidates.append({"type": "flip", "player": name})
+        for card in cards:
+            candidates += self._destinations(card, me, "draw", own=True)
+        legal = self.legal_moves()
+        return [m for m in candidates if m not in legal]
+
+    def table_moves(self) -> list[dict[str, Any]]:
+        """A knock (``{"type": "tock", "player": ...}``) by each player still in who may
+        knock now: everyone but the player it would be judged against
+        (:meth:`knock_target`); none before the first turn has begun or once over."""
+        target = self.knock_target()
+        if target is None:
+            return []
+        return [
+            {"type": "tock", "player": self._names[p]}
+            for p in range(self._n)
+            if self._still_in[p] and self._names[p] != target
+        ]
+
+    @classmethod
+    def start_events(cls, players: Sequence[str]) -> list[dict[str, Any]]:
+        """One start event per player who may begin, mode ``table`` and no seed (a game
+        played with real cards: draws name the card drawn)."""
+        names = list(players)
+        return [
+            {"type": "start", "game": cls.kind, "players": names, "first": first, "mode": "table"}
+            for first in names
+        ]
+
+    def _destinations(self, card: int, me: int, kind: str, own: bool) -> list[dict[str, Any]]:
+        """Every place ``card`` physically goes, priority aside: the center (each series
+        it fits), each other player whose discard it fits and, with ``own``, the own
+        discard (a drawn card)."""
+        name = self._names[me]
+        moves = []
+        if self._center_slot(card) >= 0:
+            if card == 1:
+                moves.append({"type": kind, "player": name, "card": card, "to": "center"})
+            else:
+                series = [k for k, top in enumerate(self._center) if top == card - 1]
+                for k in series:
+                    where: dict[str, Any] = {"to": "center"}
+                    if len(series) > 1:
+                        where["series"] = k
+                    moves.append({"type": kind, "player": name, "card": card, **where})
+        for p in self._seats_taking(card, me):
+            moves.append({"type": kind, "player": name, "card": card, "to": self._names[p]})
+        if own:
+            moves.append({"type": kind, "player": name, "card": card, "to": name})
+        return moves
+
     def _placements_for(self, card: int, me: int, kind: str, own: bool) -> list[dict[str, Any]]:
         """Where ``card`` may go without an infraction, by the same fit rules that
         :meth:`_run` judges with (``_fit`` for the center, :meth:`_seats_taking` for the
