@@ -19,7 +19,7 @@ from tournaments import selectors, services
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import NoShow, Role, Round, Seat, TournamentAudit
 from tournaments.permissions import SYSTEM
-from tournaments.services.progression import ROUND_PROGRESS
+from tournaments.services.progression import ROUND_PROGRESS, round_progress_from_outbox
 
 
 def _event(n, *, checked_in=True, **settings):
@@ -379,3 +379,80 @@ def test_concurrent_progress_seats_one_round(requires_postgres):
     assert all(isinstance(r, Round) for r in results), results
     assert len({r.pk for r in results}) == 1
     assert Round.objects.filter(tournament=t).count() == 2
+
+
+# -- mends: one audit row per failure, public void/bye services, standings once -----------------
+
+
+def test_a_progression_that_keeps_failing_is_audited_once_per_distinct_failure(db):
+    from tournaments.tasks import progression_sweep
+
+    t, players = _event(8, swiss_rounds=3, auto_progress=True)
+    r1 = services.tournament_start(tournament=t, user=SYSTEM)
+    regs = list(t.registrations.order_by("player__handle"))
+    for reg in regs[1:]:  # one player left: round 2 cannot be seated
+        services.registration_drop(registration=reg, user=SYSTEM)
+    _play(r1)
+    for _ in range(3):  # the beat, minute after minute
+        assert progression_sweep.apply().get() == []
+    round_progress_from_outbox(round_id=r1.pk)  # a late outbox delivery too
+    assert _actions(t).count("progress_failed") == 1
+    assert not Round.objects.filter(tournament=t, number=2).exists()
+    # something happened since (a settings change): the next failure is written again, once
+    t.refresh_from_db()
+    services.tournament_update(tournament=t, user=SYSTEM, round_minutes=30)
+    progression_sweep.apply().get()
+    progression_sweep.apply().get()
+    assert _actions(t).count("progress_failed") == 2
+
+
+def test_void_and_bye_are_public_role_checked_services(db, staff, tournament):
+    from games.errors import ResultConflict
+
+    players = [PlayerFactory() for _ in range(8)]
+    for p in players:
+        RegistrationFactory(tournament=tournament, player=p)
+    rnd = services.tournament_start(tournament=tournament, user=staff[Role.ORGANIZER])
+    first, second = (t.game for t in rnd.tables.select_related("game").order_by("number"))
+    for user in (staff[Role.SCOREKEEPER], staff["stranger"]):
+        with pytest.raises(NotAllowed):
+            services.game_record_void(game=first.pk, user=user)
+        with pytest.raises(NotAllowed):
+            services.game_record_bye(game=first.pk, player=first.players[0], user=user)
+    outcome = services.game_record_void(game=first.pk, user=staff[Role.REFEREE])
+    assert outcome.result_changed and outcome.game.status == "void"
+    winner = second.players[2]
+    outcome = services.game_record_bye(game=second.pk, player=winner, user=staff[Role.ORGANIZER])
+    assert outcome.game.placements == {winner: 1}
+    rnd.refresh_from_db()
+    assert rnd.status == "finished"  # through the choke point: the round followed
+    with pytest.raises(ResultConflict):
+        services.game_record_bye(game=first.pk, player=first.players[0], user=SYSTEM)
+
+
+def test_seating_a_round_computes_the_standings_once(db, monkeypatch):
+    import tournaments.selectors as selectors_module
+
+    calls = []
+    real = selectors_module.tournament_standings
+
+    def counted(**kwargs):
+        calls.append(1)
+        return real(**kwargs)
+
+    monkeypatch.setattr(selectors_module, "tournament_standings", counted)
+    t, _ = _event(16, format="swiss_cut", swiss_rounds=2, cut=8, table_sizes=[4, 3], advance=2)
+    r1 = services.tournament_start(tournament=t, user=SYSTEM)
+    assert calls == []  # round 1 is seeded by rating
+    _play(r1)
+    calls.clear()
+    r2 = services.round_progress(round_id=r1.pk)  # Swiss: the order of the standings
+    assert r2.stage == "swiss" and len(calls) == 1
+    _play(r2)
+    calls.clear()
+    r3 = services.round_progress(round_id=r2.pk)  # the cut: who, then their order
+    assert r3.stage == "elimination" and len(calls) == 1
+    _play(r3)
+    calls.clear()
+    r4 = services.round_progress(round_id=r3.pk)  # survivors, then their order
+    assert r4.stage == "elimination" and len(calls) == 1

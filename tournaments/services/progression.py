@@ -141,10 +141,22 @@ def _allowed_sizes(tournament: Tournament) -> list[int]:
     return [s for s in tournament.table_sizes if lo <= s <= hi]
 
 
-def _standings(tournament: Tournament) -> list[Any]:
-    from tournaments.selectors import tournament_standings
+class _Standings:
+    """The tournament's standings, computed at most once per step: planning the next
+    round (the cut, the survivors) and ordering its players read the same rows, and
+    nothing they read changes in between (the step holds the tournament's lock)."""
 
-    return tournament_standings(tournament=tournament, user=SYSTEM)
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self._rows: list[Any] | None = None
+
+    @property
+    def rows(self) -> list[Any]:
+        if self._rows is None:
+            from tournaments.selectors import tournament_standings
+
+            self._rows = tournament_standings(tournament=self.tournament, user=SYSTEM)
+        return self._rows
 
 
 # -- what comes next --------------------------------------------------------------------
@@ -183,7 +195,9 @@ def _survivors(tournament: Tournament, rnd: Round, order: dict[int, int]) -> lis
     return advancing
 
 
-def _plan_next(tournament: Tournament, last: Round | None) -> tuple[str, list[Player]]:
+def _plan_next(
+    tournament: Tournament, last: Round | None, standings: _Standings
+) -> tuple[str, list[Player]]:
     """``(stage, players)`` of the round to seat after ``last``; ``("", [])`` when the
     tournament is over after it."""
     if last is None:
@@ -197,13 +211,12 @@ def _plan_next(tournament: Tournament, last: Round | None) -> tuple[str, list[Pl
         if tournament.format != TournamentFormat.SWISS_CUT:
             return "", []
         active = {p.pk: p for p in _active_players(tournament)}
-        top = [active[r.player_id] for r in _standings(tournament) if r.player_id in active]
+        top = [active[r.player_id] for r in standings.rows if r.player_id in active]
         top = top[: tournament.cut]
         return (Stage.ELIMINATION, top) if len(top) >= 2 else ("", [])
     if _is_final(tournament, last):
         return "", []
-    standings = _standings(tournament)
-    order = {r.player_id: i for i, r in enumerate(standings)}
+    order = {r.player_id: i for i, r in enumerate(standings.rows)}
     survivors = set(_survivors(tournament, last, order))
     active = {p.pk: p for p in _active_players(tournament)}
     players = [active[pid] for pid in sorted(survivors, key=order.get) if pid in active]
@@ -233,7 +246,7 @@ def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozens
 
 
 def _ordered(
-    tournament: Tournament, number: int, players: list[Player], seed: Any
+    tournament: Tournament, number: int, players: list[Player], seed: Any, standings: _Standings
 ) -> tuple[list[Player], dict[int, float], bool]:
     """Players in standings order with their points, and whether to shuffle (round 1
     seeded at random). Round 1 by rating: best first, equal ratings in seeded order."""
@@ -247,14 +260,19 @@ def _ordered(
         random.Random(f"{tournament.pk}:seeding:{seed}").shuffle(shuffled)
         shuffled.sort(key=lambda p: -(ratings[p.pk].rating if p.pk in ratings else 0.0))
         return shuffled, {}, False
-    rows = _standings(tournament)
+    rows = standings.rows
     rank = {r.player_id: i for i, r in enumerate(rows)}
     points = {r.player_id: r.points for r in rows}
     return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
 
 
 def _seat_tables(
-    tournament: Tournament, rnd: Round, players: list[Player], user: Any, seed: Any
+    tournament: Tournament,
+    rnd: Round,
+    players: list[Player],
+    user: Any,
+    seed: Any,
+    standings: _Standings | None = None,
 ) -> list[list[Player]]:
     """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
     lo, hi = table_size_limits(kind=tournament.league.kind)
@@ -262,7 +280,9 @@ def _seat_tables(
     final = rnd.stage == Stage.ELIMINATION and sizes and lo <= len(players) <= max(max(sizes), lo)
     if final:
         sizes = [len(players)]
-    order, points, shuffle = _ordered(tournament, rnd.number, players, seed)
+    order, points, shuffle = _ordered(
+        tournament, rnd.number, players, seed, standings or _Standings(tournament)
+    )
     counts, met = _history(tournament)
     by_id = {p.pk: p for p in order}
     try:
@@ -311,7 +331,13 @@ def _deadline(tournament: Tournament) -> dt.datetime | None:
 
 
 def _seat_round(
-    tournament: Tournament, number: int, stage: str, players: list[Player], user: Any, seed: Any
+    tournament: Tournament,
+    number: int,
+    stage: str,
+    players: list[Player],
+    user: Any,
+    seed: Any,
+    standings: _Standings,
 ) -> Round:
     if len(players) < _min_players(tournament):
         raise InvalidState(
@@ -321,7 +347,7 @@ def _seat_round(
     rnd = Round.objects.create(
         tournament=tournament, number=number, stage=stage, deadline=_deadline(tournament)
     )
-    groups = _seat_tables(tournament, rnd, players, user, seed)
+    groups = _seat_tables(tournament, rnd, players, user, seed, standings)
     if tournament.status != TournamentStatus.RUNNING:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
@@ -361,9 +387,10 @@ def tournament_start(*, tournament: Tournament, user: Any, seed: Any = None) -> 
             raise InvalidState(_("The tournament is over."))
         if Round.objects.filter(tournament=tournament).exists():
             raise InvalidState(_("The tournament has already started."))
-        stage, players = _plan_next(tournament, None)
+        standings = _Standings(tournament)
+        stage, players = _plan_next(tournament, None, standings)
         audit_write(tournament=tournament, user=user, action="started", players=len(players))
-        return _seat_round(tournament, 1, stage, players, user, seed)
+        return _seat_round(tournament, 1, stage, players, user, seed, standings)
 
 
 def round_create_next(
@@ -396,7 +423,8 @@ def round_create_next(
                 % {"n": last.number}
             )
         next_number = (last.number if last else 0) + 1
-        stage, players = _plan_next(tournament, last)
+        standings = _Standings(tournament)
+        stage, players = _plan_next(tournament, last, standings)
         if not stage:
             raise InvalidState(
                 _("All %(n)d rounds have been played.") % {"n": last.number if last else 0}
@@ -406,7 +434,7 @@ def round_create_next(
                 _("Round %(n)d cannot be seated: the next round is %(next)d.")
                 % {"n": number, "next": next_number}
             )
-        return _seat_round(tournament, next_number, stage, players, user, seed)
+        return _seat_round(tournament, next_number, stage, players, user, seed, standings)
 
 
 def _refresh(tournament: Tournament, rnd: Round, user: Any) -> bool:
@@ -471,11 +499,12 @@ def round_progress(*, round_id: int, seed: Any = None) -> Round | None:
         last = _last_round(tournament)
         if last.pk != rnd.pk:
             return Round.objects.filter(tournament=tournament, number=rnd.number + 1).first()
-        stage, players = _plan_next(tournament, rnd)
+        standings = _Standings(tournament)
+        stage, players = _plan_next(tournament, rnd, standings)
         if not stage:
             _finish_tournament(tournament, SYSTEM, rnd)
             return None
-        return _seat_round(tournament, rnd.number + 1, stage, players, SYSTEM, seed)
+        return _seat_round(tournament, rnd.number + 1, stage, players, SYSTEM, seed, standings)
 
 
 def round_reseat(*, round: Round, user: Any, seed: Any = None) -> Round:
@@ -559,12 +588,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
             if game.is_over or game.placements is not None:
                 continue
             if game.last_sequence == 0:
-                recording._write(
-                    game=game,
-                    user=SYSTEM,
-                    events=[],
-                    write=lambda g: game_services.game_void(game=g, user=SYSTEM),
-                )
+                recording.game_record_void(game=game, user=SYSTEM)
                 voided.append(game.pk)
             else:
                 recording.game_record_event(
@@ -642,14 +666,7 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
         Registration.objects.filter(pk=registration.pk).update(checked_in=False)
         handles = [o.player.handle for o in others]
         if len(others) == 1:
-            recording._write(
-                game=game,
-                user=SYSTEM,
-                events=[],
-                write=lambda g: game_services.game_award_bye(
-                    game=g, player=handles[0], user=SYSTEM
-                ),
-            )
+            recording.game_record_bye(game=game, player=handles[0], user=SYSTEM)
         else:
             game_services.game_set_players(game=game, players=handles, user=user)
         audit_write(
@@ -684,10 +701,33 @@ def tournament_finish(*, tournament: Tournament, user: Any) -> Tournament:
 # -- automatic progression ----------------------------------------------------------------
 
 
+def _audit_progress_failed(*, tournament: Tournament, rnd: Round, reason: str) -> bool:
+    """Audit a refused automatic progression (``progress_failed``), once per distinct
+    failure: when the tournament's latest audit row is already a ``progress_failed`` of
+    the same round with the same reason, nothing happened since and the failure is the
+    same, so nothing is written (the sweep retries every minute; a stuck tournament
+    would otherwise gain a row a minute). Any other step in between (a check-in, a
+    reseat) or another reason makes the next failure a new one. Whether a row was
+    written."""
+    latest = tournament.audit.order_by("-at", "-id").values("action", "round_id", "details").first()
+    if (
+        latest is not None
+        and latest["action"] == "progress_failed"
+        and latest["round_id"] == rnd.pk
+        and (latest["details"] or {}).get("reason") == reason
+    ):
+        return False
+    audit_write(
+        tournament=tournament, user=SYSTEM, round=rnd, action="progress_failed", reason=reason
+    )
+    return True
+
+
 def round_progress_from_outbox(*, round_id: int) -> None:
     """Outbox handler of :data:`ROUND_PROGRESS`: :func:`round_progress` when the
     tournament's ``auto_progress`` is on. A domain refusal (e.g. too few players left)
-    is written to the audit log (``progress_failed``) instead of being retried forever."""
+    is written to the audit log (``progress_failed``, once per distinct failure:
+    :func:`_audit_progress_failed`) instead of being retried forever."""
     row = Round.objects.filter(pk=round_id).values("tournament_id", "tournament__auto_progress")
     row = row.first()
     if row is None or not row["tournament__auto_progress"]:
@@ -696,11 +736,9 @@ def round_progress_from_outbox(*, round_id: int) -> None:
         with transaction.atomic():
             round_progress(round_id=round_id)
     except DomainError as exc:
-        audit_write(
+        _audit_progress_failed(
             tournament=Tournament.objects.get(pk=row["tournament_id"]),
-            user=SYSTEM,
-            round=Round.objects.get(pk=round_id),
-            action="progress_failed",
+            rnd=Round.objects.get(pk=round_id),
             reason=str(exc.message),
         )
 
@@ -711,7 +749,8 @@ def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
     (:func:`round_time_up` by SYSTEM); a last round that is complete is progressed
     (:func:`round_progress`: a result whose progression message was lost, a worker
     that died). Returns the ids of the rounds progressed or ended. Each tournament in
-    its own transaction; a refusal is audited and the sweep goes on."""
+    its own transaction; a refusal is audited (``progress_failed``, once per distinct
+    failure, not once a minute: :func:`_audit_progress_failed`) and the sweep goes on."""
     now = now or timezone.now()
     touched: list[int] = []
     for tournament in Tournament.objects.filter(
@@ -736,11 +775,5 @@ def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
                         touched.append(last.pk)
         except DomainError as exc:
             logger.warning("progression of round %s refused: %s", last.pk, exc)
-            audit_write(
-                tournament=tournament,
-                user=SYSTEM,
-                round=last,
-                action="progress_failed",
-                reason=str(exc.message),
-            )
+            _audit_progress_failed(tournament=tournament, rnd=last, reason=str(exc.message))
     return touched

@@ -7,6 +7,10 @@ Three ways, one rule (see :mod:`games.services`):
 2. :func:`game_record_log` -- attach a whole JSON Lines log, all or nothing;
 3. :func:`game_record_placements` -- placements only (unverified);
 
+and, closing a game without a played result (organizers, referees and the progression
+services): :func:`game_record_void` (no result) and :func:`game_record_bye` (one player
+alone, first place);
+
 plus :func:`friendly_game_create` (a game without a table, by any of the three) and
 :func:`game_refresh` (rebuild a game's cache from its log, e.g. after an engine upgrade).
 
@@ -157,6 +161,42 @@ def game_record_placements(*, game: Game | int | str, placements: Any, user: Any
         user=user,
         events=[],
         write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
+    )
+
+
+def _adjudicable(*, game: Game | int | str, user: Any) -> Game:
+    """The game, once the user may close it without a played result: organizers and
+    referees of its tournament (and SYSTEM, for the progression services); else
+    ``GameNotFound`` / :class:`NotAllowed` as for recording."""
+    game = _recordable(game=game, user=user)
+    if not user_can_referee_game(user=user, game=game):
+        raise NotAllowed(_("Only a referee or an organizer may close a game without its result."))
+    return game
+
+
+def game_record_void(*, game: Game | int | str, user: Any) -> RecordOutcome:
+    """Close a game that has no event and no result without a result (status ``void``:
+    no points, not rated; :func:`games.services.game_void` has the rules), through the
+    choke point, so its round finishes (and progresses) like after any result. Used
+    when a round's time is up before the game started. Organizers and referees."""
+    return _write(
+        game=_adjudicable(game=game, user=user),
+        user=user,
+        events=[],
+        write=lambda g: game_services.game_void(game=g, user=user),
+    )
+
+
+def game_record_bye(*, game: Game | int | str, player: str, user: Any) -> RecordOutcome:
+    """Give ``player`` a bye: the game (no event, no result) is closed with ``player``
+    alone in first place, not rated (:func:`games.services.game_award_bye`), through the
+    choke point. Used when the other players of a table did not show up. Organizers
+    and referees."""
+    return _write(
+        game=_adjudicable(game=game, user=user),
+        user=user,
+        events=[],
+        write=lambda g: game_services.game_award_bye(game=g, player=player, user=user),
     )
 
 
