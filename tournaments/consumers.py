@@ -148,11 +148,14 @@ class _GameView:
 
 def _game_view(*, game_id: int, user: Any, after: int | None) -> _GameView:
     """What ``user`` may see of the game now (GameNotFound when nothing), and its events
-    after ``after`` (as ``GET /api/games/<id>/events?after=`` shows them: hidden players
-    under their neutral names)."""
-    from tournaments.selectors import game_events, game_get_visible
+    after ``after``: both from :func:`~tournaments.selectors.game_view_for`, the one
+    place that decides what a visitor sees of a game (the events as ``GET
+    /api/games/<id>/events?after=`` shows them: hidden players under their neutral
+    names)."""
+    from tournaments.selectors import game_view_for
 
-    game, _table = game_get_visible(game_id=game_id, user=user)
+    shown = game_view_for(game_id=game_id, user=user)
+    game = shown.game
     view = _GameView(
         sequence=game.last_sequence,
         status=game.status,
@@ -161,7 +164,7 @@ def _game_view(*, game_id: int, user: Any, after: int | None) -> _GameView:
         result_source=game.result_source,
     )
     if after is not None and after < game.last_sequence:
-        events = game_events(game=game, after=after, limit=MAX_BACKLOG + 1)
+        events = shown.events(after=after, limit=MAX_BACKLOG + 1)
         view.behind = len(events) > MAX_BACKLOG
         if not view.behind:
             view.events = [(e.sequence, e.data) for e in events]

@@ -21,22 +21,13 @@ from django.views.decorators.http import require_safe
 from games.errors import GameNotFound
 from games.kinds import rules_kinds
 from games.presenters import game_log_lines, game_view
-from games.selectors import (
-    BadStatePoint,
-    game_derived_state,
-    game_state_at,
-    public_summary,
-)
+from games.selectors import BadStatePoint
 from ratings.selectors import player_rating_histories
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
-from tournaments.models import TIEBREAK_CHOICES, Player
-from tournaments.permissions import (
-    user_sees_game_in_full,
-)
+from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
 from tournaments.selectors import (
-    game_events,
-    game_get_visible,
+    game_view_for,
     home_tournaments,
     league_get_visible,
     league_list,
@@ -51,7 +42,12 @@ from tournaments.selectors import (
     tournament_rounds_detail,
     tournament_standings,
 )
-from tournaments.selectors.privacy import hidden_label, mask_value
+from tournaments.selectors.tournament_page import (
+    seat_search,
+    standings_provisional,
+    standings_show_stage,
+    tournament_podium,
+)
 
 RULES_DIR = Path(settings.BASE_DIR) / "docs" / "rules"
 
@@ -133,18 +129,30 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @_hidden_as_404
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """A tournament: a finished one opens with its podium, a running one with its current
+    round and the "find my table" search (``?find=`` answered here without JavaScript;
+    ``static/js/find-table.js`` filters the same rows as one types). Standings say
+    when they are provisional. The query count does not grow with the players."""
     tournament = tournament_get_visible(tournament_id=pk, user=request.user)
     rounds = tournament_rounds_detail(tournament=tournament, user=request.user)
     tiebreaks = [(key, TIEBREAK_CHOICES.get(key, key)) for key in tournament.tiebreaks or []]
+    standings = tournament_standings(tournament=tournament, user=request.user)
+    current_round = rounds[0] if rounds else None
+    finished = tournament.status == TournamentStatus.FINISHED
+    seats = round_seat_finder(round=current_round) if current_round and not finished else []
     return render(
         request,
         "tournaments/tournament_detail.html",
         {
             "tournament": tournament,
             "rounds": rounds,
-            "current_round": rounds[0] if rounds else None,
-            "seat_finder": round_seat_finder(round=rounds[0]) if rounds else [],
-            "standings": tournament_standings(tournament=tournament, user=request.user),
+            "current_round": current_round,
+            "seat_finder": seats,
+            "seat_search": seat_search(rows=seats, query=request.GET.get("find", "")),
+            "standings": standings,
+            "podium": tournament_podium(tournament=tournament, standings=standings),
+            "provisional": standings_provisional(tournament=tournament, rounds=rounds),
+            "show_stage": standings_show_stage(tournament=tournament),
             "points": tournament_points(tournament),
             "tiebreaks": tiebreaks,
             "tiebreak_keys": {key for key, _label in tiebreaks},
@@ -192,62 +200,35 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
-def _display_names(*, game: Any, table: Any) -> dict[str, str]:
-    """Handle (as the visitor sees it) -> display name: from the table's seats (no
-    query), for a friendly game 1 query; hidden players keep their neutral names."""
-    if table is not None:
-        return {seat.player.handle: seat.player.display_name for seat in table.seats.all()}
-    masked = getattr(game, "privacy_names", None) or {}
-    handles = [*(game.players or []), *masked]
-    names = {}
-    for pk, handle, display_name in Player.objects.filter(handle__in=handles).values_list(
-        "pk", "handle", "display_name"
-    ):
-        if handle in masked:
-            names[masked[handle]] = hidden_label(player_id=pk)
-        else:
-            names[handle] = display_name
-    return names
-
-
 @_hidden_as_404
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A game: players by name, the table the engine derives and the log as sentences.
 
     ``?at=N`` is the replay viewer: the table after event N (the engine's state, 1 more
-    query). While the game is in progress, visitors who are not its staff see the public
-    view (``Game.public_summary``)."""
-    game, table = game_get_visible(game_id=pk, user=request.user)
-    state = game_derived_state(game=game)
-    full = user_sees_game_in_full(user=request.user, game=game, table=table)
-    if not full:
-        state["summary"] = public_summary(kind=game.kind, summary=state["summary"])
-    events = game_events(game=game)
-    names = _display_names(game=game, table=table)
-    last = game.last_sequence
-    at, at_error, summary_at = last, None, None
+    query). What the visitor sees (hidden players, the public view of a game in
+    progress) is :func:`~tournaments.selectors.game_view_for`'s to decide."""
     requested = request.GET.get("at", "").strip()
-    if requested and last:
-        try:
-            summary_at = game_state_at(game=game, at=requested)
-        except BadStatePoint as exc:
-            at_error = str(exc)
-        else:
-            at = int(requested)
-            if not full:
-                summary_at = public_summary(kind=game.kind, summary=summary_at)
-            masked = getattr(game, "privacy_names", None)
-            if masked:
-                summary_at = mask_value(summary_at, masked, getattr(game, "privacy_texts", None))
-    view = game_view(state=state, names=names, summary=summary_at)
+    at_error = None
+    try:
+        shown = game_view_for(user=request.user, game_id=pk, at=requested or None, with_names=True)
+    except BadStatePoint as exc:
+        at_error = str(exc)
+        shown = game_view_for(user=request.user, game_id=pk, with_names=True)
+    game, last, at = shown.game, shown.game.last_sequence, shown.at
+    events = shown.events()
+    view = game_view(
+        state=shown.state,
+        names=shown.names,
+        summary=shown.summary if at != last else None,
+    )
     context = {
         "game": game,
-        "table": table,
-        "state": state,
+        "table": shown.table,
+        "state": shown.state,
         "view": view,
         "events": events,
         "log": game_log_lines(
-            kind=game.kind, events=events, summary=view.summary, names=names, at=at
+            kind=game.kind, events=events, summary=view.summary, names=shown.names, at=at
         ),
         "replay": {
             "at": at,
@@ -255,7 +236,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "previous": max(1, at - 1),
             "next": min(last, at + 1),
             "error": at_error,
-            "shown_in_full": full,
+            "shown_in_full": shown.full,
         },
     }
     return render(request, "games/game_detail.html", context)

@@ -13,9 +13,12 @@ Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standi
 
 from tournaments.selectors.audit import AuditEntry, tournament_audit
 from tournaments.selectors.games import (
+    LAST_EVENT,
+    VisibleGame,
     game_events,
     game_get_visible,
     game_log_text_visible,
+    game_view_for,
     table_for_game,
 )
 from tournaments.selectors.leagues import (
@@ -65,6 +68,7 @@ from tournaments.selectors.visibility import (
 )
 
 __all__ = [
+    "LAST_EVENT",
     "AuditEntry",
     "tournament_audit",
     "LeagueDetail",
@@ -74,9 +78,11 @@ __all__ = [
     "SeatFinderRow",
     "StandingRow",
     "TournamentDetail",
+    "VisibleGame",
     "game_events",
     "game_get_visible",
     "game_log_text_visible",
+    "game_view_for",
     "hidden_handle",
     "hidden_label",
     "home_tournaments",

@@ -1,7 +1,12 @@
-"""Games as the tournaments app shows them: with their table, visible or not found."""
+"""Games as the tournaments app shows them: with their table, visible or not found.
+
+:func:`game_view_for` is the one place that decides what a visitor sees of a game
+(hidden players, the public view of a game in progress); the game page, the game and
+state API and the game socket all read a game through it."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -9,9 +14,17 @@ from django.db.models import Prefetch, QuerySet
 import games.engine as engine
 from games.errors import GameNotFound
 from games.models import Game, GameEvent
-from games.selectors import game_event_list, game_get, game_log_text
+from games.selectors import (
+    game_derived_state,
+    game_event_list,
+    game_get,
+    game_log_text,
+    game_state_at,
+    public_summary,
+)
 from tournaments.models import Player, Seat, Table
-from tournaments.selectors.privacy import Masker, mask_game, mask_value
+from tournaments.permissions import user_sees_game_in_full
+from tournaments.selectors.privacy import Masker, hidden_label, mask_game, mask_value
 from tournaments.selectors.visibility import visible_tournament_expression
 
 
@@ -87,4 +100,127 @@ def game_log_text_visible(*, game: Game) -> str:
     return engine.format_log(
         mask_value(data, names, texts)
         for data in game_event_list(game=game).values_list("data", flat=True)
+    )
+
+
+# --------------------------------------------------------------------------- the visible view
+
+
+@dataclass(frozen=True)
+class VisibleGame:
+    """What one visitor may see of a game: the one answer for the game page, the game
+    API, ``GET /api/games/<id>/state?at=N`` and the game socket's messages.
+
+    ``game`` and ``table`` come from :func:`game_get_visible` (hidden players under their
+    neutral names); ``full`` says whether the visitor sees everything (see
+    :func:`game_view_for`); ``state`` is :func:`games.selectors.game_derived_state` with
+    its summary replaced by ``summary`` when ``at`` is the last event; ``summary`` is the
+    engine's summary after event ``at`` as this visitor may see it (``None`` without a
+    log); ``names`` maps each handle as shown to the name to show.
+    """
+
+    game: Game
+    table: Table | None
+    full: bool
+    at: int
+    summary: dict[str, Any] | None
+    state: dict[str, Any]
+    names: dict[str, str] = field(default_factory=dict)
+
+    def events(self, *, after: int = 0, limit: int | None = None) -> list[GameEvent]:
+        """The events after ``after`` as this visitor may see them (1 query): hidden
+        players masked as in ``summary``. An event is a move made openly at the table
+        (every spectator sees it), so the public view of a game in progress hides
+        nothing else in it: what it hides is the engine's verdicts (the summary's
+        infractions nobody knocked on), which ``summary`` already leaves out."""
+        return game_events(game=self.game, after=after, limit=limit)
+
+
+def _visible_summary(
+    *, game: Game, summary: dict[str, Any] | None, full: bool
+) -> dict[str, Any] | None:
+    """``summary`` as the visitor may see it: the kind's public view unless ``full``,
+    and always with hidden players masked. Masking here (not only in the cached columns
+    of the masked game copy) matters: a stale cache or a point of the replay is
+    computed from the stored log, which holds the real handles."""
+    if summary is None:
+        return None
+    if not full:
+        summary = public_summary(kind=game.kind, summary=summary)
+    names = getattr(game, "privacy_names", None)
+    if names:
+        summary = mask_value(summary, names, getattr(game, "privacy_texts", None))
+    return summary
+
+
+def _display_names(*, game: Game, table: Table | None) -> dict[str, str]:
+    """Handle (as the visitor sees it) -> display name: from the table's seats (no
+    query), for a friendly game 1 query; hidden players keep their neutral names."""
+    if table is not None:
+        return {seat.player.handle: seat.player.display_name for seat in table.seats.all()}
+    masked = getattr(game, "privacy_names", None) or {}
+    handles = [*(game.players or []), *masked]
+    names: dict[str, str] = {}
+    for pk, handle, display_name in Player.objects.filter(handle__in=handles).values_list(
+        "pk", "handle", "display_name"
+    ):
+        if handle in masked:
+            names[masked[handle]] = hidden_label(player_id=pk)
+        else:
+            names[handle] = display_name
+    return names
+
+
+#: ``at`` for :func:`game_view_for`: the last event, refused like a bad event number
+#: (:class:`~games.selectors.BadStatePoint`) when the game has no log.
+LAST_EVENT: Any = object()
+
+
+def game_view_for(
+    *, user: Any, game_id: Any, at: Any = None, with_names: bool = False
+) -> VisibleGame:
+    """The game as ``user`` may see it, after event ``at`` (``None``/``""``: the last).
+
+    The privacy rule, said once for every reader of a game:
+
+    * a game of a tournament the user may not see is :class:`GameNotFound`;
+    * hidden players appear under their neutral names everywhere (players, placements,
+      summary, events, free-text metadata) unless the user may see them
+      (:mod:`.privacy`);
+    * while the game is in progress, whoever is not its staff (the tournament's staff,
+      league organizers, superusers; for a friendly game its creator and site staff)
+      sees only what a spectator at the table could see: the kind's ``public_summary``
+      (TOCK: not the infractions nobody has knocked on yet); once the game is over
+      everyone sees everything (``full``).
+
+    ``at`` given (or :data:`LAST_EVENT`): :class:`games.selectors.BadStatePoint` when it
+    names no event of the log (also for a game without one).
+
+    Queries: 3 (game, table with seats), +1 for a signed-in visitor's roles while the
+    game is in progress, +1 for a replay point that is not cached, +1 for ``with_names``
+    of a friendly game; none per player.
+    """
+    game, table = game_get_visible(game_id=game_id, user=user)
+    full = user_sees_game_in_full(user=user, game=game, table=table)
+    state = game_derived_state(game=game)
+    state["summary"] = _visible_summary(game=game, summary=state["summary"], full=full)
+    last = game.last_sequence
+    if at is None or at == "":
+        at_n, summary = last, state["summary"]
+    elif at is LAST_EVENT:
+        game_state_at(game=game, at=None)  # BadStatePoint without a log; else no query
+        at_n, summary = last, state["summary"]
+    else:
+        # game_state_at validates ``at`` and replays the stored log (real handles):
+        # _visible_summary masks and redacts what it returns.
+        raw = game_state_at(game=game, at=at)
+        at_n = int(str(at).strip())
+        summary = (
+            state["summary"]
+            if at_n == last
+            else _visible_summary(game=game, summary=raw, full=full)
+        )
+    names = _display_names(game=game, table=table) if with_names else {}
+    return VisibleGame(
+        game=game, table=table, full=full, at=at_n, summary=summary, state=state, names=names
     )

@@ -1,0 +1,128 @@
+"""What the public tournament page opens with: the podium of a finished event, the
+"find my table" search of a running one, and whether the standings are provisional.
+
+Pure data shaping over what the page's selectors already read
+(:func:`~tournaments.selectors.tournament_rounds_detail`,
+:func:`~tournaments.selectors.tournament_standings`,
+:func:`~tournaments.selectors.round_seat_finder`): no query here, so the page's query
+count does not depend on the number of players.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from games.models import OVER_STATUSES
+from tournaments.models import Round, Tournament, TournamentFormat, TournamentStatus
+from tournaments.selectors.standings import StandingRow
+from tournaments.selectors.tournaments import SeatFinderRow
+
+#: Places on the podium.
+PODIUM_PLACES = 3
+#: Longest search text looked at (a name or a handle is shorter).
+MAX_FIND = 60
+
+
+def fold(text: str) -> str:
+    """``text`` for a forgiving search: lower case, accents dropped ("José" -> "jose"),
+    spaces collapsed. The page's script folds what is typed the same way
+    (``static/js/find-table.js``), so both answer alike."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(plain.casefold().split())
+
+
+@dataclass(frozen=True)
+class SeatMatch:
+    """One row of the find-my-table list: where a player sits, the text a search
+    matches against (folded display name and handle, as the visitor sees them, so a
+    hidden player is found only under the neutral name) and whether it matches."""
+
+    row: SeatFinderRow
+    search: str
+    shown: bool
+
+
+@dataclass(frozen=True)
+class SeatSearch:
+    """The answer to ``?find=``: every seated player (the script filters them without
+    asking the server), those not matching ``query`` marked not ``shown``."""
+
+    query: str
+    rows: list[SeatMatch]
+    matches: int
+
+
+def seat_search(*, rows: list[SeatFinderRow], query: str) -> SeatSearch:
+    """Match ``query`` (part of a name or handle, any case, accents optional) against
+    the seat finder's rows. An empty query shows everyone."""
+    query = " ".join(str(query or "")[:MAX_FIND].split())
+    wanted = fold(query)
+    matched = []
+    for row in rows:
+        search = fold(f"{row.display_name} {row.handle}")
+        matched.append(SeatMatch(row=row, search=search, shown=wanted in search))
+    return SeatSearch(
+        query=query, rows=matched, matches=sum(1 for m in matched if m.shown) if wanted else 0
+    )
+
+
+@dataclass(frozen=True)
+class Podium:
+    """The winners of a finished event: everyone ranked 1 to 3 (shared ranks share a
+    step, so there may be more than three), best first."""
+
+    winners: list[StandingRow]
+    rows: list[StandingRow]
+
+
+def tournament_podium(*, tournament: Tournament, standings: list[StandingRow]) -> Podium | None:
+    """The podium of a finished tournament with results; ``None`` otherwise."""
+    if tournament.status != TournamentStatus.FINISHED:
+        return None
+    rows = [r for r in standings if r.rank <= PODIUM_PLACES and r.games and not r.dropped]
+    if not rows:
+        return None
+    return Podium(winners=[r for r in rows if r.rank == rows[0].rank], rows=rows)
+
+
+@dataclass(frozen=True)
+class Provisional:
+    """The standings are provisional: tables of the current round are still playing."""
+
+    round_number: int
+    unfinished: int
+    tables: int
+
+
+def standings_provisional(*, tournament: Tournament, rounds: list[Round]) -> Provisional | None:
+    """Whether the standings may still change within the current round (the newest of
+    ``rounds``, prefetched with tables and games): some table's game is not over. A
+    finished or cancelled tournament's standings are final."""
+    if not rounds or tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        return None
+    current = rounds[0]
+    tables = list(current.tables.all())
+    unfinished = sum(1 for t in tables if t.game.status not in OVER_STATUSES)
+    if not unfinished:
+        return None
+    return Provisional(round_number=current.number, unfinished=unfinished, tables=len(tables))
+
+
+def standings_show_stage(*, tournament: Tournament) -> bool:
+    """Whether each standings row says its stage (Swiss or cut): format ``swiss_cut``."""
+    return tournament.format == TournamentFormat.SWISS_CUT
+
+
+__all__ = [
+    "Podium",
+    "Provisional",
+    "SeatMatch",
+    "SeatSearch",
+    "fold",
+    "seat_search",
+    "standings_provisional",
+    "standings_show_stage",
+    "tournament_podium",
+]
