@@ -118,3 +118,18 @@ class ResultConflict(DomainError):
     code = "result_conflict"
     http_status = 409
     default_message = _("The game already has a conflicting log or result.")
+
+
+class IdempotencyKeyReused(DomainError):
+    """An ``Idempotency-Key`` already stored with another event (or another sequence
+    number) of the game: the request is not a retry of the one that stored it."""
+
+    code = "idempotency_key_reused"
+    http_status = 422
+
+    def __init__(self, sequence: int) -> None:
+        message = _(
+            "This Idempotency-Key was already used for event %(sequence)d of this game, "
+            "with a different event or sequence number; use a new key for a new event."
+        ) % {"sequence": sequence}
+        super().__init__(message, reason=str(message), sequence=sequence)

@@ -131,6 +131,12 @@ class GameEvent(models.Model):
         related_name="+",
     )
     recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    #: The client's ``Idempotency-Key`` of the request that stored this event (live
+    #: scorekeeping from phones that lose answers): a retry with the same key gets this
+    #: event back instead of a duplicate or a stale-sequence error. Unique per game.
+    idempotency_key = models.CharField(
+        _("idempotency key"), max_length=100, null=True, blank=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("game event")
@@ -138,6 +144,11 @@ class GameEvent(models.Model):
         ordering = ["game", "sequence"]
         constraints = [
             models.UniqueConstraint(fields=["game", "sequence"], name="gameevent_unique_sequence"),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=models.Q(idempotency_key__isnull=False),
+                name="gameevent_unique_idempotency_key",
+            ),
             models.CheckConstraint(
                 condition=models.Q(sequence__gte=1), name="gameevent_sequence_positive"
             ),

@@ -38,6 +38,7 @@ from games.errors import (
     EventRejected,
     GameFinished,
     GameNotFound,
+    IdempotencyKeyReused,
     LogRejected,
     MalformedInput,
     ResultConflict,
@@ -66,6 +67,12 @@ class RecordOutcome:
     game: Game
     events_added: int
     result_changed: bool
+    #: :func:`game_append_event`: the event stored (now, or by the earlier request
+    #: whose ``Idempotency-Key`` this one repeats); ``None`` for the other services.
+    event: GameEvent | None = None
+    #: True when nothing was stored because the request repeated an earlier one (same
+    #: ``Idempotency-Key``, same event and sequence): ``event`` is the stored one.
+    replayed: bool = False
 
 
 def _actor(user: Any) -> Any:
@@ -115,6 +122,22 @@ def check_input_text(value: Any) -> None:
                 stack.extend((v, depth + 1) for v in item.values())
             else:
                 stack.extend((v, depth + 1) for v in item)
+
+
+#: An ``Idempotency-Key``: 1 to 100 visible ASCII characters (no spaces), e.g. a UUID.
+IDEMPOTENCY_KEY_RE = re.compile(r"[\x21-\x7e]{1,100}")
+
+
+def check_idempotency_key(value: Any) -> str | None:
+    """``value`` as an idempotency key (``None``: no key), or :class:`MalformedInput`
+    (400) when it is not 1 to 100 visible ASCII characters."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not IDEMPOTENCY_KEY_RE.fullmatch(value):
+        raise MalformedInput(
+            _("An Idempotency-Key must be 1 to 100 visible ASCII characters (no spaces).")
+        )
+    return value
 
 
 def _check_sequence_number(value: Any) -> int:
@@ -197,12 +220,24 @@ def game_create(
 
 
 def game_append_event(
-    *, game: Game | int, event: Any, expected_sequence: Any, user: Any
+    *,
+    game: Game | int,
+    event: Any,
+    expected_sequence: Any,
+    user: Any,
+    idempotency_key: str | None = None,
 ) -> RecordOutcome:
     """Append one event to a game's log (live scorekeeping).
 
     Rules:
 
+    * with an ``idempotency_key`` (:func:`check_idempotency_key`, else 400) that an
+      event of this game already carries, nothing is stored: the same event and
+      ``expected_sequence`` as that event is a retry and returns it
+      (``replayed=True``, ``events_added=0``; even once the game is over or has
+      moved on), anything else is :class:`IdempotencyKeyReused` (422). Checked under
+      the row lock, so two requests with one key store one event; the key is stored
+      with the event (unique per game: the last line of defence);
     * ``expected_sequence`` must be exactly ``last_sequence + 1``, else
       :class:`StaleSequence` carrying the current sequence (409);
     * the game must not be over (:class:`GameFinished`) nor carry a placements-only
@@ -217,8 +252,13 @@ def game_append_event(
     """
     expected_sequence = _check_sequence_number(expected_sequence)
     data = _normalize_event(event)
+    key = check_idempotency_key(idempotency_key)
     with transaction.atomic():
         game = _locked(game)
+        if key is not None:
+            replay = _replay_of(game=game, key=key, data=data, sequence=expected_sequence)
+            if replay is not None:
+                return replay
         if game.is_over or game.result_source == ResultSource.PLACEMENTS:
             raise GameFinished()
         if expected_sequence != game.last_sequence + 1:
@@ -238,16 +278,39 @@ def game_append_event(
                 game.players = list(eng.players)
         try:
             with transaction.atomic():
-                GameEvent.objects.create(
-                    game=game, sequence=expected_sequence, data=data, recorded_by=_actor(user)
+                stored = GameEvent.objects.create(
+                    game=game,
+                    sequence=expected_sequence,
+                    data=data,
+                    recorded_by=_actor(user),
+                    idempotency_key=key,
                 )
         except IntegrityError as exc:  # a writer that bypassed the row lock
+            if key is not None:
+                replay = _replay_of(game=game, key=key, data=data, sequence=expected_sequence)
+                if replay is not None:
+                    return replay
             current = GameEvent.objects.filter(game=game).count()
             raise StaleSequence(current, expected_sequence) from exc
         game.last_sequence = expected_sequence
         changed = _apply_derived(game, eng)
         game.save()
-    return RecordOutcome(game=game, events_added=1, result_changed=changed)
+    return RecordOutcome(game=game, events_added=1, result_changed=changed, event=stored)
+
+
+def _replay_of(
+    *, game: Game, key: str, data: dict[str, Any], sequence: int
+) -> RecordOutcome | None:
+    """The outcome of a retry: ``None`` when no event of ``game`` carries ``key``; the
+    stored event when it is ``data`` at ``sequence``; else :class:`IdempotencyKeyReused`."""
+    stored = GameEvent.objects.filter(game=game, idempotency_key=key).first()
+    if stored is None:
+        return None
+    if stored.sequence != sequence or stored.data != data:
+        raise IdempotencyKeyReused(stored.sequence)
+    return RecordOutcome(
+        game=game, events_added=0, result_changed=False, event=stored, replayed=True
+    )
 
 
 def game_log_parse(*, log: str | bytes | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -185,6 +185,18 @@ class RecordOutcomeSerializer(serializers.Serializer):
     game = GameStateSerializer()
 
 
+class EventRecordOutcomeSerializer(RecordOutcomeSerializer):
+    """``POST /api/games/<id>/events``: the outcome plus the stored event. A retry with
+    the ``Idempotency-Key`` of a stored event (200) has ``replayed`` true,
+    ``events_added`` 0, ``result_changed`` false, and ``event`` is the one stored then."""
+
+    event = EventSerializer(help_text="The stored event (sequence, event, recorded_at).")
+    replayed = serializers.BooleanField(
+        help_text="True when this request repeated an earlier one (same Idempotency-Key): "
+        "nothing new was stored."
+    )
+
+
 class ErrorSerializer(serializers.Serializer):
     detail = serializers.CharField()
     code = serializers.CharField(required=False)

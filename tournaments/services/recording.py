@@ -127,15 +127,29 @@ def _recordable(*, game: Game | int | str, user: Any) -> Game:
 
 
 def game_record_event(
-    *, game: Game | int | str, event: Any, expected_sequence: Any, user: Any
+    *,
+    game: Game | int | str,
+    event: Any,
+    expected_sequence: Any,
+    user: Any,
+    idempotency_key: str | None = None,
 ) -> RecordOutcome:
-    """Append one event (see :func:`games.services.game_append_event` for the rules)."""
+    """Append one event (see :func:`games.services.game_append_event` for the rules).
+
+    ``idempotency_key`` (the API's ``Idempotency-Key`` header, the score page's hidden
+    key): a request repeating an earlier one with that key stores nothing and returns
+    the stored event (``outcome.replayed``); nothing follows it (no live message, no
+    rating), since nothing changed."""
     return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[event],
         write=lambda g: game_services.game_append_event(
-            game=g, event=event, expected_sequence=expected_sequence, user=user
+            game=g,
+            event=event,
+            expected_sequence=expected_sequence,
+            user=user,
+            idempotency_key=idempotency_key,
         ),
     )
 
