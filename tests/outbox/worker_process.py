@@ -1,10 +1,10 @@
 """A real Celery worker process for the fault tests, whose rating handler hangs.
 
-    python tests/outbox/worker_process.py QUEUE MARKER
+    python tests/outbox/worker_process.py QUEUE MARKER [TOPIC]
 
 The environment gives ``DATABASE_URL`` (the test database) and ``CELERY_BROKER_URL``.
-The handler of the rating topic touches ``MARKER`` and then hangs, so that the test
-can kill the process in the middle of a task.
+The handler of ``TOPIC`` (the rating topic by default) touches ``MARKER`` and then
+hangs, so that the test can kill the process in the middle of a task.
 """
 
 from __future__ import annotations
@@ -28,13 +28,14 @@ def main() -> None:
     import django
 
     queue, marker = sys.argv[1], sys.argv[2]
+    topic = sys.argv[3] if len(sys.argv) > 3 else None
     os.environ["WORKER_MARKER"] = marker
     django.setup()
     from outbox import handlers
     from ratings.services import RATE_GAME
     from tock_site.celery import app
 
-    handlers._HANDLERS[RATE_GAME] = "__main__.hang"
+    handlers._HANDLERS[topic or RATE_GAME] = "__main__.hang"
     app.worker_main(["worker", "--pool=solo", "-Q", queue, "--loglevel=WARNING"])
 
 
