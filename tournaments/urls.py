@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import views, views_organize
 
 app_name = "tournaments"
 
@@ -10,6 +10,33 @@ urlpatterns = [
     path("leagues/", views.league_list_page, name="league-list"),
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    # the organizer's pages (tournaments/views_organize.py)
+    path(
+        "leagues/<slug:slug>/tournaments/new/",
+        views_organize.tournament_create_page,
+        name="tournament-create",
+    ),
+    path("tournaments/<int:pk>/organize/", views_organize.organize, name="organize"),
+    *[
+        path(f"tournaments/<int:pk>/organize/{route}", view, name=f"organize-{name}")
+        for route, view, name in (
+            ("audit/", views_organize.organize_audit, "audit"),
+            ("settings/", views_organize.organize_settings, "settings"),
+            ("players/", views_organize.organize_player_add, "player-add"),
+            ("players/csv/", views_organize.organize_players_csv, "players-csv"),
+            ("players/check-in-all/", views_organize.organize_check_in_all, "check-in-all"),
+            (
+                "players/<slug:handle>/<slug:action>/",
+                views_organize.organize_player_action,
+                "player-action",
+            ),
+            ("start/", views_organize.organize_start, "start"),
+            ("next-round/", views_organize.organize_next_round, "next-round"),
+            ("reseat/", views_organize.organize_reseat, "reseat"),
+            ("time-up/", views_organize.organize_time_up, "time-up"),
+            ("finish/", views_organize.organize_finish, "finish"),
+        )
+    ],
     path("players/", views.player_list_page, name="player-list"),
     path("players/<slug:handle>/", views.player_detail, name="player-detail"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),

@@ -1,0 +1,116 @@
+/* The organizer dashboard (templates/tournaments/organize/dashboard.html), progressively
+ * enhanced. Everything works without this script (forms post, the server filters with
+ * ?q=, the clock shows the time left when the page was rendered); here:
+ *
+ *  - the player filter: typing in #player-filter hides the rows of #registration-list
+ *    whose data-search does not contain the text (no request);
+ *  - check-in toggles post in the background (fetch) and swap the fresh list in, so
+ *    the filter text and the scroll position stay;
+ *  - the round clock: every [data-deadline] counts down each second (the server's
+ *    deadline, ISO 8601; labels from data-label-left "Time left: %s" and
+ *    data-label-over).
+ *
+ * Live updates (static/js/live.js) replace the regions; "tock:live-updated" re-applies
+ * the filter and restarts the clocks. No build step, no dependencies. */
+(function () {
+  "use strict";
+
+  // ---------------------------------------------------------------- the filter
+  function filterRows() {
+    var input = document.getElementById("player-filter");
+    var list = document.getElementById("registration-list");
+    if (!input || !list) return;
+    var query = input.value.trim().toLowerCase();
+    var shown = 0;
+    Array.prototype.forEach.call(list.querySelectorAll("li[data-search]"), function (row) {
+      var match = !query || row.getAttribute("data-search").indexOf(query) !== -1;
+      row.hidden = !match;
+      if (match) shown += 1;
+    });
+    var none = document.querySelector("#registrations .no-match");
+    if (none) none.hidden = shown !== 0;
+  }
+
+  // ---------------------------------------------------------------- background toggles
+  function swapFrom(html, selectors) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    selectors.forEach(function (selector) {
+      var current = document.querySelector(selector);
+      var fresh = doc.querySelector(selector);
+      if (current && fresh) current.innerHTML = fresh.innerHTML;
+    });
+    var messages = doc.querySelector(".messages");
+    var shown = document.querySelector(".messages");
+    if (shown) shown.remove();
+    if (messages) {
+      var main = document.getElementById("content");
+      if (main) main.parentNode.insertBefore(messages, main);
+    }
+  }
+
+  function onSubmit(event) {
+    var form = event.target;
+    if (!form.classList || !form.classList.contains("toggle-form")) return;
+    if (!window.fetch || !window.DOMParser || !window.FormData) return;
+    event.preventDefault();
+    var button = form.querySelector("button");
+    if (button) button.disabled = true;
+    var body = new FormData(form);
+    if (button && button.name) body.append(button.name, button.value);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        swapFrom(html, ["#registrations", "#overview"]);
+        filterRows();
+      })
+      .catch(function () { form.submit(); }); // the page way: post and reload
+  }
+
+  // ---------------------------------------------------------------- the round clock
+  var clockTimer = null;
+
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  function tick() {
+    var clocks = document.querySelectorAll("[data-deadline]");
+    if (!clocks.length) { clearInterval(clockTimer); clockTimer = null; return; }
+    Array.prototype.forEach.call(clocks, function (clock) {
+      var deadline = Date.parse(clock.getAttribute("data-deadline"));
+      if (isNaN(deadline)) return;
+      var left = Math.round((deadline - Date.now()) / 1000);
+      if (left <= 0) {
+        clock.textContent = clock.getAttribute("data-label-over") || "0:00";
+        clock.classList.add("over");
+        return;
+      }
+      var h = Math.floor(left / 3600), m = Math.floor((left % 3600) / 60), s = left % 60;
+      var text = (h ? h + ":" + pad(m) : String(m)) + ":" + pad(s);
+      var label = clock.getAttribute("data-label-left") || "%s";
+      clock.textContent = label.replace("%s", text);
+      clock.classList.toggle("soon", left < 300);
+    });
+  }
+
+  function startClocks() {
+    if (clockTimer === null && document.querySelector("[data-deadline]")) {
+      clockTimer = setInterval(tick, 1000);
+    }
+    tick();
+  }
+
+  // ---------------------------------------------------------------- wiring
+  function init() {
+    var input = document.getElementById("player-filter");
+    if (input) input.addEventListener("input", filterRows);
+    document.addEventListener("submit", onSubmit);
+    document.addEventListener("tock:live-updated", function () { filterRows(); startClocks(); });
+    filterRows();
+    startClocks();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,220 @@
+"""Forms of the organizer pages: they validate the shape of the input; the services
+decide the rules (and their :class:`~games.errors.DomainError` becomes a form error).
+
+Field names are the services' keyword names, so ``form.cleaned_data`` is passed on as
+it is (``settings_kwargs``), and they are stable for browser tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Seeding, Tournament, TournamentFormat
+from tournaments.services.registration import MAX_ENTRIES, MAX_HANDLE, MAX_NAME, handle_problem
+
+#: Largest CSV upload accepted (bytes): 1,000 players of 140 characters fit easily.
+MAX_CSV_BYTES = 256 * 1024
+
+
+class TableSizesField(forms.CharField):
+    """``"4, 3, 5"`` -> ``[4, 3, 5]`` (the preferred size first). The sizes a game
+    allows are the services' to check."""
+
+    default_error_messages = {
+        "invalid": _("Give table sizes as whole numbers separated by commas, preferred first.")
+    }
+
+    def to_python(self, value: Any) -> list[int] | None:
+        text = super().to_python(value)
+        if not text:
+            return None
+        parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",")]
+        try:
+            sizes = [int(p) for p in parts if p]
+        except ValueError as exc:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from exc
+        if not sizes or len(sizes) > 10:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return sizes
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        return value
+
+
+class TournamentSettingsForm(forms.Form):
+    """A new event, or an event's settings before it starts (same fields)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    starts_on = forms.DateField(
+        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    format = forms.ChoiceField(label=_("Format"), choices=TournamentFormat.choices)
+    table_sizes = TableSizesField(
+        label=_("Table sizes"),
+        max_length=40,
+        required=False,
+        help_text=_(
+            "Preferred size first, then the sizes allowed when the count does not divide, "
+            "e.g. 4, 3, 5. Empty: 4, then every size the game allows."
+        ),
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    rounds = forms.IntegerField(
+        label=_("Swiss rounds"),
+        min_value=1,
+        max_value=50,
+        initial=5,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    cut = forms.IntegerField(
+        label=_("Cut"),
+        min_value=2,
+        max_value=10000,
+        initial=8,
+        help_text=_("Swiss with a cut: the top N play the elimination stage."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    advance = forms.IntegerField(
+        label=_("Players advancing per table"),
+        min_value=1,
+        max_value=10,
+        initial=2,
+        help_text=_("Elimination: the top K of every table advance."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    round_minutes = forms.IntegerField(
+        label=_("Minutes per round"),
+        min_value=1,
+        max_value=1440,
+        required=False,
+        help_text=_("Empty: no time limit."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    auto_progress = forms.BooleanField(
+        label=_("Automatic progression"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Seat the next round as soon as a round is complete; off: you check the "
+            "results and seat each round yourself."
+        ),
+    )
+    seeding = forms.ChoiceField(
+        label=_("Seeding of round 1"), choices=Seeding.choices, initial=Seeding.RATING
+    )
+    is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["starts_on"].initial = timezone.localdate
+
+    @classmethod
+    def for_tournament(cls, tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
+        """The form filled with ``tournament``'s settings (bound to ``data`` if given)."""
+        initial = {
+            "name": tournament.name,
+            "starts_on": tournament.starts_on,
+            "venue": tournament.venue,
+            "format": tournament.format,
+            "table_sizes": list(tournament.table_sizes or []),
+            "rounds": tournament.swiss_rounds,
+            "cut": tournament.cut,
+            "advance": tournament.advance,
+            "round_minutes": tournament.round_minutes,
+            "auto_progress": tournament.auto_progress,
+            "seeding": tournament.seeding,
+            "is_public": tournament.is_public,
+        }
+        return cls(data, initial=initial)
+
+    def settings_kwargs(self) -> dict[str, Any]:
+        """The cleaned settings as the services' keyword arguments (empty table sizes:
+        the services' default)."""
+        data = dict(self.cleaned_data)
+        if not data.get("table_sizes"):
+            data.pop("table_sizes", None)
+        return data
+
+    def changed_kwargs(self, tournament: Tournament) -> dict[str, Any]:
+        """Only the settings that differ from ``tournament``'s (what an edit changes)."""
+        data = self.settings_kwargs()
+        current = {
+            "name": tournament.name,
+            "starts_on": tournament.starts_on,
+            "venue": tournament.venue,
+            "format": tournament.format,
+            "table_sizes": list(tournament.table_sizes or []),
+            "rounds": tournament.swiss_rounds,
+            "cut": tournament.cut,
+            "advance": tournament.advance,
+            "round_minutes": tournament.round_minutes,
+            "auto_progress": tournament.auto_progress,
+            "seeding": tournament.seeding,
+            "is_public": tournament.is_public,
+        }
+        return {k: v for k, v in data.items() if current.get(k) != v}
+
+
+class PlayerAddForm(forms.Form):
+    """One player by handle; a new handle becomes a player with the display name."""
+
+    handle = forms.CharField(
+        label=_("Handle"),
+        max_length=MAX_HANDLE,
+        help_text=_("Lowercase letters, digits, - or _. A new handle becomes a new player."),
+        widget=forms.TextInput(
+            attrs={"autocapitalize": "none", "autocomplete": "off", "spellcheck": "false"}
+        ),
+    )
+    display_name = forms.CharField(label=_("Display name"), max_length=MAX_NAME, required=False)
+
+    def clean_handle(self) -> str:
+        handle = self.cleaned_data["handle"].strip()
+        problem = handle_problem(handle)
+        if problem:
+            raise forms.ValidationError(problem)
+        return handle
+
+
+class PlayerCsvForm(forms.Form):
+    """A list of players pasted or uploaded: ``handle,name`` per line, header optional."""
+
+    csv_text = forms.CharField(
+        label=_("Players (one per line: handle,name)"),
+        required=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "autocapitalize": "none",
+                "spellcheck": "false",
+                "placeholder": "handle,name\nana,Ana García\nben,Ben",
+            }
+        ),
+    )
+    csv_file = forms.FileField(label=_("…or upload a CSV file"), required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        upload = data.get("csv_file")
+        if upload is not None:
+            if upload.size > MAX_CSV_BYTES:
+                raise forms.ValidationError(_("The file is too large."))
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise forms.ValidationError(_("The file is not UTF-8 text.")) from exc
+        else:
+            data["text"] = data.get("csv_text") or ""
+        if not data["text"].strip():
+            raise forms.ValidationError(_("Paste a list of players or choose a file."))
+        if data["text"].count("\n") > MAX_ENTRIES + 10:
+            raise forms.ValidationError(_("At most %(n)d players at once.") % {"n": MAX_ENTRIES})
+        return data
