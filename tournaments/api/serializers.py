@@ -140,6 +140,17 @@ class StandingRowSerializer(serializers.Serializer):
     places = serializers.DictField(
         child=serializers.IntegerField(), help_text="Round number -> place in that round."
     )
+    stage = serializers.ChoiceField(
+        choices=["swiss", "elimination"],
+        help_text="The stage the player reached: elimination for those who played it "
+        "(the cut of swiss_cut; everyone in elimination); they rank first.",
+    )
+    reached_round = serializers.IntegerField(
+        allow_null=True, help_text="Elimination: the last elimination round the player sat in."
+    )
+    no_shows = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Rounds the player was marked a no-show in."
+    )
 
 
 class EventSerializer(serializers.Serializer):
