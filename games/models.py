@@ -76,6 +76,16 @@ class Game(models.Model):
     )
     result_version = models.PositiveIntegerField(_("result version"), default=0)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
+    #: When the game was played: set once by the recording services, when its first
+    #: event or its result is recorded (whichever comes first), and never moved by a
+    #: later correction. ``None``: not played yet, or closed without being played (a
+    #: void game; a bye awarded since the field exists).
+    played_at = models.DateTimeField(
+        _("played on"),
+        null=True,
+        blank=True,
+        help_text=_("When the game was played: its first event or its result was recorded."),
+    )
 
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)

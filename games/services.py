@@ -165,6 +165,8 @@ def _apply_derived(game: Game, eng: engine.Game) -> bool:
     game.state = eng.to_state()
     game.summary = eng.summary()
     game.state_sequence = game.last_sequence
+    if game.played_at is None and game.last_sequence:
+        game.played_at = timezone.now()  # its first events are being recorded
     places = eng.placements() if eng.is_over else None
     source = ResultSource.LOG if places is not None else ResultSource.NONE
     if places is None and game.result_source == ResultSource.PLACEMENTS:
@@ -475,6 +477,8 @@ def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> Reco
             game.status = GameStatus.FINISHED
             if game.finished_at is None:
                 game.finished_at = timezone.now()
+            if game.played_at is None:
+                game.played_at = game.finished_at
             game.created_by = game.created_by or _actor(user)
             game.save()
     return RecordOutcome(game=game, events_added=0, result_changed=changed)

@@ -22,7 +22,6 @@ from games.errors import GameNotFound
 from games.kinds import rules_kinds
 from games.presenters import game_log_lines, game_view
 from games.selectors import BadStatePoint
-from ratings.selectors import player_rating_histories
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
@@ -34,7 +33,6 @@ from tournaments.selectors import (
     league_top_ratings_shown,
     player_get_with_ratings,
     player_list_with_ratings,
-    player_recent_seats,
     round_seat_finder,
     tournament_get_visible,
     tournament_list_visible,
@@ -42,6 +40,7 @@ from tournaments.selectors import (
     tournament_rounds_detail,
     tournament_standings,
 )
+from tournaments.selectors.player_page import player_page
 from tournaments.selectors.tournament_page import (
     seat_search,
     standings_provisional,
@@ -64,31 +63,6 @@ def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
             raise Http404(str(exc.message)) from exc
 
     return require_safe(wrapper)
-
-
-def sparkline(values: list[float], width: int = 300, height: int = 60) -> dict[str, Any] | None:
-    """SVG polyline points for a series (presentation only); None for fewer than 2 values."""
-    if len(values) < 2:
-        return None
-    lo, hi = min(values), max(values)
-    span = (hi - lo) or 1.0
-    pad = 4
-    step = (width - 2 * pad) / (len(values) - 1)
-    points = [
-        (pad + i * step, pad + (height - 2 * pad) * (1 - (v - lo) / span))
-        for i, v in enumerate(values)
-    ]
-    return {
-        "width": width,
-        "height": height,
-        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-        "last_x": f"{points[-1][0]:.1f}",
-        "last_y": f"{points[-1][1]:.1f}",
-        "min": lo,
-        "max": hi,
-        "first": values[0],
-        "last": values[-1],
-    }
 
 
 # --------------------------------------------------------------------------- pages
@@ -176,27 +150,13 @@ def player_list_page(request: HttpRequest) -> HttpResponse:
 
 @_hidden_as_404
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
+    """A player: each rating with its history as a chart (inline SVG drawn here), recent
+    games with place and rating change, tournaments played."""
     player = player_get_with_ratings(handle=handle, user=request.user)
-    histories = player_rating_histories(player=player)
-    ratings = []
-    for rating in player.ratings.all():
-        history = histories.get(rating.kind, [])
-        values = [history[0]["before"]] + [h["after"] for h in history] if history else []
-        ratings.append(
-            {
-                "rating": rating,
-                "history": history[-10:][::-1],
-                "sparkline": sparkline(values),
-            }
-        )
     return render(
         request,
         "tournaments/player_detail.html",
-        {
-            "player": player,
-            "ratings": ratings,
-            "seats": player_recent_seats(player=player, user=request.user),
-        },
+        {"player": player, "page": player_page(player=player, user=request.user)},
     )
 
 

@@ -205,15 +205,6 @@ def test_rules_markdown_escapes_html():
     assert "<div>" not in html and "&lt;div&gt;" in html
 
 
-def test_sparkline_scales_into_the_box():
-    line = views.sparkline([1500, 1520, 1490], width=100, height=20)
-    points = [tuple(map(float, p.split(","))) for p in line["points"].split()]
-    assert len(points) == 3
-    assert all(0 <= x <= 100 and 0 <= y <= 20 for x, y in points)
-    assert points[1][1] < points[0][1] < points[2][1]  # higher rating, higher on screen
-    assert views.sparkline([1500]) is None
-
-
 def test_templates_mark_their_text_for_translation():
     """No bare text between tags: everything goes through i18n (as tests/foundation)."""
     paths = sorted((TEMPLATES / "tournaments").glob("*.html"))

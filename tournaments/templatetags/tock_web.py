@@ -38,3 +38,18 @@ def points(value: Any) -> str:
     except (TypeError, ValueError):
         return ""
     return f"{number:.2f}".rstrip("0").rstrip(".")
+
+
+@register.filter
+def signed(value: Any) -> str:
+    """A rating change as a whole number with its sign: ``+12``, ``−8`` (a real minus
+    sign), ``±0``."""
+    try:
+        number = round(float(value))
+    except (TypeError, ValueError):
+        return ""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"\u2212{-number}"
+    return "\u00b10"

@@ -71,6 +71,20 @@ def _user(username: str, **extra: Any) -> Any:
     return user
 
 
+def _backdate(rnd: Round, day: dt.date) -> None:
+    """Date the games of a past event's round on the event's day (round 1 at 10:00 UTC,
+    one round an hour, tables a few minutes apart), so that they do not look played
+    today. Demo history only: no service records the past, so the rows are dated here,
+    in the demo's transaction, before ratings are computed from them."""
+    start = dt.datetime.combine(day, dt.time(10, 0), tzinfo=dt.UTC)
+    start += dt.timedelta(hours=rnd.number - 1)
+    for table in round_tables(round=rnd):
+        played = start + dt.timedelta(minutes=3 * table.number)
+        Game.objects.filter(pk=table.game_id).update(
+            played_at=played, finished_at=played + dt.timedelta(minutes=35)
+        )
+
+
 class Command(DomainCommand):
     help = "Create demo data (idempotent): league, 24 players, a finished and a running event."
 
@@ -128,6 +142,7 @@ class Command(DomainCommand):
         for _number in range(1, 4):
             rnd = round_create_next(tournament=finished, user=demo, seed="demo")
             self._play_round(rnd, scorekeeper)
+            _backdate(rnd, finished.starts_on)
         rnd = round_create_next(tournament=running, user=demo, seed="demo")
         self._play_round(rnd, scorekeeper)
         rnd = round_create_next(tournament=running, user=demo, seed="demo")
