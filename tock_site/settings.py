@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI's files, served by us (/api/docs/ works offline)
     "channels",
     "axes",
     "tock_site.accounts",
@@ -275,6 +276,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Leagues, tournaments, standings, ratings and game event logs.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Logging -----------------------------------------------------------------------------

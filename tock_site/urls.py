@@ -3,11 +3,12 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tock_site import views
 from tock_site.accounts import views as account_views
 from tock_site.accounts.mail import mail_required
+from tock_site.accounts.set_password import StaffSetPasswordView
 from tournaments import views as tournament_views
 
 # django.contrib.auth.urls, with password reset only while the site can send mail
@@ -35,15 +36,27 @@ account_urls = [
         )
     ],
     path("unlock/", account_views.unlock, name="login-unlock"),
+    # One-time link of a staff account created by an organizer (no mail needed).
+    path(
+        "set-password/<uidb64>/<token>/",
+        StaffSetPasswordView.as_view(),
+        name="staff-set-password",
+    ),
 ]
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # Swagger UI from our own static files (drf-spectacular-sidecar): works offline.
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("tournaments.api.urls")),
     path("accounts/", include(account_urls)),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
     path("", include("tournaments.urls")),
 ]
+
+# JSON under /api/, templates/500.html elsewhere (DEBUG off); 404/403 use the templates.
+handler500 = "tock_site.error_views.server_error"

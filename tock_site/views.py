@@ -1,6 +1,7 @@
-"""Site-level views: the health endpoint."""
+"""Site-level views: the health endpoint, the favicon."""
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -17,3 +18,10 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """
     report = health.report()
     return JsonResponse(report, status=503 if report["status"] == "down" else 200)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """``/favicon.ico``, which browsers ask for by themselves: to ``static/favicon.svg``
+    (pages name it in a ``<link rel="icon">`` too)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

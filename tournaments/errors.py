@@ -34,3 +34,11 @@ class InvalidState(DomainError):
     code = "invalid_state"
     http_status = 409
     default_message = _("This is not possible in the current state.")
+
+
+class UnknownUser(DomainError):
+    """A username that names no account (adding staff by username)."""
+
+    code = "unknown_user"
+    http_status = 400
+    default_message = _("No account has this username.")

@@ -2,14 +2,31 @@
 
 from django.urls import path
 
-from tournaments import views, views_organize
+from tournaments import export_views, staff_views, views, views_organize
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("leagues/", views.league_list_page, name="league-list"),
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
+    path("leagues/<slug:slug>/calendar.ics", export_views.league_calendar, name="league-calendar"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<int:pk>/organize/staff/",
+        staff_views.organize_staff,
+        name="organize-staff",
+    ),
+    path(
+        "tournaments/<int:pk>/standings.csv",
+        export_views.standings_csv,
+        name="tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<int:pk>/results.csv", export_views.results_csv, name="tournament-results-csv"
+    ),
+    path(
+        "tournaments/<int:pk>/players.csv", export_views.players_csv, name="tournament-players-csv"
+    ),
     # the organizer's pages (tournaments/views_organize.py)
     path(
         "leagues/<slug:slug>/tournaments/new/",

@@ -17,7 +17,7 @@ def test_home_page_uses_the_mobile_first_layout(client):
     html = response.content.decode()
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
     assert "css/site.css" in html
-    assert reverse("api-schema") in html
+    assert reverse("api-docs") in html  # the schema, browsable (Swagger UI)
     assert reverse("login") in html
     assert '<html lang="en">' in html
 

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from tournaments.api import views
+from tournaments.api import staff, views
 
 app_name = "api"
 
@@ -70,6 +70,16 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/audit",
         views.TournamentAuditApi.as_view(),
         name="tournament-audit",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/staff",
+        staff.TournamentStaffApi.as_view(),
+        name="tournament-staff",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/staff/<str:username>",
+        staff.TournamentStaffMemberApi.as_view(),
+        name="tournament-staff-member",
     ),
     path("rounds/<int:round_id>/reseat", views.RoundReseatApi.as_view(), name="round-reseat"),
     path("rounds/<int:round_id>/time-up", views.RoundTimeUpApi.as_view(), name="round-time-up"),

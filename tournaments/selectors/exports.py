@@ -1,0 +1,168 @@
+"""What the exports hold (CSV, iCalendar), as plain rows: reads only.
+
+Every export shows what the pages show to the same visitor: a tournament or league they
+may not see is ``NotFound``; hidden players are masked by the same selectors the pages
+use (:func:`tournament_standings`, :func:`tournament_rounds_detail`, :class:`Masker`).
+Query counts do not grow with the number of players.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext as _
+
+from tournaments.ical import CalendarEvent
+from tournaments.models import (
+    TIEBREAK_BUCHHOLZ,
+    TIEBREAK_FIRSTS,
+    TIEBREAK_PLACEMENT_SUM,
+    TIEBREAK_RATING,
+    League,
+    NoShow,
+    Registration,
+    Round,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.permissions import ensure_can_manage_tournament
+from tournaments.scoring import table_points
+from tournaments.selectors.privacy import Masker
+from tournaments.selectors.standings import StandingRow, tournament_standings
+from tournaments.selectors.tournaments import (
+    tournament_list_visible,
+    tournament_points,
+    tournament_rounds_detail,
+)
+
+Rows = tuple[list[str], list[list[Any]]]
+
+_TIEBREAK_VALUE: dict[str, Callable[[StandingRow], Any]] = {
+    TIEBREAK_BUCHHOLZ: lambda r: r.buchholz,
+    TIEBREAK_FIRSTS: lambda r: r.firsts,
+    TIEBREAK_PLACEMENT_SUM: lambda r: r.placement_sum,
+    TIEBREAK_RATING: lambda r: round(r.rating, 1),
+}
+
+
+def standings_export(*, tournament: Tournament, user: Any) -> Rows:
+    """Header and rows of the standings: ``place, handle, name, points``, one column per
+    tiebreak of the tournament (its order), then ``games, stage, dropped``. 5 queries."""
+    tiebreaks = [t for t in tournament.tiebreaks or [] if t in _TIEBREAK_VALUE]
+    header = ["place", "handle", "name", "points", *tiebreaks, "games", "stage", "dropped"]
+    rows = [
+        [
+            row.rank,
+            row.handle,
+            row.display_name,
+            row.points,
+            *[_TIEBREAK_VALUE[t](row) for t in tiebreaks],
+            row.games,
+            row.stage,
+            row.dropped,
+        ]
+        for row in tournament_standings(tournament=tournament, user=user)
+    ]
+    return header, rows
+
+
+def results_export(*, tournament: Tournament, user: Any) -> Rows:
+    """Header and rows of every seat of every round: ``round, table, game_id, handle,
+    name, place, points, game_status`` (place and points empty until the game has a
+    result). Rounds, tables and seats in order. 4 queries."""
+    header = ["round", "table", "game_id", "handle", "name", "place", "points", "game_status"]
+    points_list = tournament_points(tournament)
+    rows: list[list[Any]] = []
+    for rnd in sorted(tournament_rounds_detail(tournament=tournament, user=user), key=_number):
+        for table in rnd.tables.all():
+            placements = table.game.placements or {}
+            points = table_points(points_list, placements) if placements else {}
+            for seat in table.seats.all():
+                handle = seat.player.handle
+                rows.append(
+                    [
+                        rnd.number,
+                        table.number,
+                        table.game_id,
+                        handle,
+                        seat.player.display_name,
+                        placements.get(handle),
+                        points.get(handle),
+                        table.game.status,
+                    ]
+                )
+    return header, rows
+
+
+def _number(rnd: Round) -> int:
+    return rnd.number
+
+
+def players_export(*, tournament: Tournament, user: Any) -> Rows:
+    """Header and rows of the registered players (organizers only, else
+    ``NotAllowed``): ``handle, name, checked_in, dropped, no_show`` (marked a no-show in
+    any round). 1 query after the role check."""
+    ensure_can_manage_tournament(user=user, tournament=tournament)
+    no_show = NoShow.objects.filter(round__tournament=tournament, player=OuterRef("player_id"))
+    registrations = (
+        Registration.objects.filter(tournament=tournament)
+        .select_related("player")
+        .annotate(no_show=Exists(no_show))
+        .order_by("player__handle")
+    )
+    masker = Masker(user=user, tournament=tournament)
+    rows = []
+    for reg in registrations:
+        player = masker.player(reg.player)
+        rows.append([player.handle, player.display_name, reg.checked_in, reg.dropped, reg.no_show])
+    return ["handle", "name", "checked_in", "dropped", "no_show"], rows
+
+
+_STATUS = {
+    TournamentStatus.CANCELLED: "CANCELLED",
+    TournamentStatus.DRAFT: "TENTATIVE",
+}
+
+
+def league_calendar_events(
+    *, league: League, user: Any, url_of: Callable[[Tournament], str], host: str
+) -> list[CalendarEvent]:
+    """The league's tournaments the user may see (all-day events from ``starts_on`` to
+    ``ends_on``) and their rounds (from when each was seated to its time limit, when it
+    has one). ``url_of`` gives a tournament's absolute page address; ``host`` makes the
+    UIDs globally unique. 2 queries."""
+    tournaments = list(tournament_list_visible(user=user, league=league))
+    by_id = {t.pk: t for t in tournaments}
+    events: list[CalendarEvent] = []
+    for t in tournaments:
+        last = t.ends_on if t.ends_on and t.ends_on >= t.starts_on else t.starts_on
+        events.append(
+            CalendarEvent(
+                uid=f"tournament-{t.pk}@{host}",
+                summary=t.name,
+                start=t.starts_on,
+                end=last + dt.timedelta(days=1),
+                url=url_of(t),
+                location=t.venue,
+                description=league.name,
+                status=_STATUS.get(t.status, "CONFIRMED"),
+            )
+        )
+    rounds = Round.objects.filter(tournament_id__in=list(by_id)).order_by("tournament_id", "number")
+    for rnd in rounds:
+        t = by_id[rnd.tournament_id]
+        events.append(
+            CalendarEvent(
+                uid=f"round-{rnd.pk}@{host}",
+                summary=_("%(tournament)s – round %(number)d")
+                % {"tournament": t.name, "number": rnd.number},
+                start=rnd.created_at,
+                end=rnd.deadline if rnd.deadline and rnd.deadline > rnd.created_at else None,
+                url=url_of(t),
+                location=t.venue,
+            )
+        )
+    return events
