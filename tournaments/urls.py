@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import export_views, staff_views, views, views_organize
+from tournaments import export_views, staff_views, views, views_organize, views_score
 
 app_name = "tournaments"
 
@@ -11,22 +11,6 @@ urlpatterns = [
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/calendar.ics", export_views.league_calendar, name="league-calendar"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
-    path(
-        "tournaments/<int:pk>/organize/staff/",
-        staff_views.organize_staff,
-        name="organize-staff",
-    ),
-    path(
-        "tournaments/<int:pk>/standings.csv",
-        export_views.standings_csv,
-        name="tournament-standings-csv",
-    ),
-    path(
-        "tournaments/<int:pk>/results.csv", export_views.results_csv, name="tournament-results-csv"
-    ),
-    path(
-        "tournaments/<int:pk>/players.csv", export_views.players_csv, name="tournament-players-csv"
-    ),
     # the organizer's pages (tournaments/views_organize.py)
     path(
         "leagues/<slug:slug>/tournaments/new/",
@@ -54,9 +38,26 @@ urlpatterns = [
             ("finish/", views_organize.organize_finish, "finish"),
         )
     ],
+    path(
+        "tournaments/<int:pk>/organize/staff/",
+        staff_views.organize_staff,
+        name="organize-staff",
+    ),
+    path(
+        "tournaments/<int:pk>/standings.csv",
+        export_views.standings_csv,
+        name="tournament-standings-csv",
+    ),
+    path(
+        "tournaments/<int:pk>/results.csv", export_views.results_csv, name="tournament-results-csv"
+    ),
+    path(
+        "tournaments/<int:pk>/players.csv", export_views.players_csv, name="tournament-players-csv"
+    ),
     path("players/", views.player_list_page, name="player-list"),
     path("players/<slug:handle>/", views.player_detail, name="player-detail"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
+    path("games/<int:pk>/score/", views_score.game_score, name="game-score"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
 ]

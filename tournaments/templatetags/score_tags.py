@@ -1,0 +1,24 @@
+"""Template tags of the scorekeeper's page: ``{% load score_tags %}``.
+
+``{% user_may_record game as may_record %}`` -- whether the visitor may record the game
+(:func:`tournaments.permissions.user_can_record_game`): the game page shows the link to
+``/games/<pk>/score/`` only then. No query for anonymous visitors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from tournaments.permissions import user_can_record_game, user_is_signed_in
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def user_may_record(context: template.Context, game: Any) -> bool:
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if game is None or user is None or not user_is_signed_in(user=user):
+        return False
+    return user_can_record_game(user=user, game=game)

@@ -1,0 +1,276 @@
+"""The scorekeeper's page at a table: ``/games/<pk>/score/`` (``tournaments:game-score``).
+
+Phone first, complete without JavaScript. Three ways to record, all through the
+recording services the API uses (:mod:`tournaments.services.recording`), which check the
+user's role again and store all or nothing:
+
+1. placements (a form listing the table's players; the kind's placement rules,
+   :func:`games.services.validate_placements`, errors in words);
+2. a log file (JSON Lines; errors as ``line N: reason``);
+3. events one by one: a button per move the engine offers now
+   (:func:`games.scorekeeping.game_score_moves`: the legal moves, the moves the mode
+   records as infractions, knocks, the start), each a small form POST carrying the
+   event, the expected sequence (the log's length + 1) and a hidden idempotency key made
+   when the page was rendered, so a double submit stores one event. A stale page gets
+   "Someone else recorded an event; reload" (409) instead of a duplicate, an illegal
+   event the engine's one-line reason (422), a referee's matter recorded by a plain
+   scorekeeper the service's refusal (403).
+
+``static/js/score.js`` sends the same forms to ``POST /api/games/<id>/events`` (with an
+``Idempotency-Key``, retried on a lost answer) and swaps the page's regions;
+``static/js/live.js`` refreshes them when another scorekeeper records.
+
+Who: whoever may record the game (:func:`tournaments.permissions.user_can_record_game`):
+its tournament's scorekeepers, referees and organizers, league organizers, superusers;
+for a friendly game its creator and site staff. Anonymous visitors are sent to log in,
+signed-in users who may see the game but not record it get 403, a game hidden from them
+404. Successful posts redirect (post/redirect/get); failed ones render the page again
+with the reason and the error's HTTP status.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from itertools import count
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
+from games.presenters import Names, game_log_lines, game_view, presenter_for
+from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
+from games.services import MAX_LOG_BYTES
+from tournaments.errors import NotFound
+from tournaments.permissions import user_can_record_game, user_can_referee_game
+from tournaments.selectors import VisibleGame, game_view_for
+from tournaments.services import game_record_event, game_record_log, game_record_placements
+
+#: How many of the latest events the page lists (the game page has the whole log).
+RECENT_EVENTS = 8
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_score(request: HttpRequest, pk: int) -> HttpResponse:
+    shown = _recordable_game(request, pk)
+    if request.method != "POST":
+        return _render(request, shown)
+    action = request.POST.get("action", "")
+    handler = {"event": _post_event, "placements": _post_placements, "log": _post_log}.get(action)
+    try:
+        if handler is None:
+            raise MalformedInput(_("Unknown action."))
+        message = handler(request, shown)
+    except StaleSequence as exc:
+        return _render(request, _fresh(request, pk), error=exc, stale=True)
+    except DomainError as exc:
+        return _render(request, _fresh(request, pk), error=exc)
+    messages.success(request, message)
+    response = HttpResponseRedirect(reverse("tournaments:game-score", args=[pk]))
+    response.status_code = 303  # See Other: the browser GETs the page again
+    return response
+
+
+# --------------------------------------------------------------------------- access
+
+
+def _recordable_game(request: HttpRequest, pk: int) -> VisibleGame:
+    """The game as this user sees it, once they may record it: 404 when hidden from
+    them (or unknown), 403 when they may see it but not record it."""
+    try:
+        shown = game_view_for(user=request.user, game_id=pk, with_names=True)
+    except (NotFound, GameNotFound) as exc:
+        raise Http404(str(exc.message)) from exc
+    if not user_can_record_game(user=request.user, game=shown.game):
+        raise PermissionDenied(_("You may not record this game."))
+    return shown
+
+
+def _fresh(request: HttpRequest, pk: int) -> VisibleGame:
+    """The game re-read after a refused write (another writer may have been first)."""
+    return _recordable_game(request, pk)
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def _post_event(request: HttpRequest, shown: VisibleGame) -> str:
+    event = _json_object(request.POST.get("event", ""))
+    sequence = _whole_number(request.POST.get("sequence", ""))
+    key = request.POST.get("key") or None
+    outcome = game_record_event(
+        game=shown.game.pk,
+        event=event,
+        expected_sequence=sequence,
+        user=request.user,
+        idempotency_key=key,
+    )
+    label = presenter_for(shown.game.kind).describe(event, shown.names)
+    if outcome.replayed:
+        return _("Already recorded as event %(n)d: %(event)s") % {
+            "n": outcome.event.sequence,
+            "event": label,
+        }
+    return _("Recorded event %(n)d: %(event)s") % {"n": outcome.event.sequence, "event": label}
+
+
+def _post_placements(request: HttpRequest, shown: VisibleGame) -> str:
+    placements: dict[str, int] = {}
+    for i, handle in enumerate(shown.game.players or []):
+        text = request.POST.get(f"place-{i}", "").strip()
+        if not text:
+            raise MalformedInput(_("Give a place to every player."))
+        try:
+            placements[handle] = int(text)
+        except ValueError:
+            raise MalformedInput(
+                _("The place of %(player)s must be a whole number.")
+                % {"player": shown.names.get(handle, handle)}
+            ) from None
+    outcome = game_record_placements(game=shown.game.pk, placements=placements, user=request.user)
+    if not outcome.result_changed:
+        return _("These placements were already recorded.")
+    return _("Placements recorded (unverified: no event log).")
+
+
+def _post_log(request: HttpRequest, shown: VisibleGame) -> str:
+    upload = request.FILES.get("log_file")
+    if upload is not None:
+        if upload.size > MAX_LOG_BYTES:
+            raise MalformedInput(_("The log is too large."))
+        log: str | bytes = upload.read()
+    else:
+        log = request.POST.get("log_text", "")
+    if not log or not log.strip():
+        raise MalformedInput(_("Choose a log file (JSON Lines) or paste the log."))
+    outcome = game_record_log(game=shown.game.pk, log=log, user=request.user)
+    if not outcome.events_added:
+        return _("Nothing new: the log matches the events already recorded.")
+    return _("Log recorded: %(n)d new events.") % {"n": outcome.events_added}
+
+
+def _json_object(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise MalformedInput(_("The event is not valid JSON.")) from None
+
+
+def _whole_number(text: str) -> int:
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise MalformedInput(_("The expected sequence number must be a positive integer."))
+    return int(text)
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def _render(
+    request: HttpRequest,
+    shown: VisibleGame,
+    *,
+    error: DomainError | None = None,
+    stale: bool = False,
+) -> HttpResponse:
+    game = shown.game
+    moves = game_score_moves(game=game)
+    last = game.last_sequence
+    recent = shown.events(after=max(0, last - RECENT_EVENTS))
+    view = game_view(state=shown.state, names=shown.names)
+    buttons = _Buttons(kind=game.kind, names=shown.names)
+    context = {
+        "game": game,
+        "table": shown.table,
+        "state": shown.state,
+        "view": view,
+        "replay": {"shown_in_full": shown.full},
+        "moves": moves,
+        "groups": buttons.groups(moves),
+        "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
+        "turn_name": shown.names.get(moves.turn or "", moves.turn),
+        "recent": list(
+            reversed(
+                game_log_lines(
+                    kind=game.kind, events=recent, summary=view.summary, names=shown.names
+                )
+            )
+        ),
+        "can_referee": user_can_referee_game(user=request.user, game=game),
+        "placements_allowed": last <= 1 and game.result_source != "log",
+        "log_allowed": not (game.is_over and game.result_source == "log"),
+        "seats": [
+            {
+                "index": i,
+                "handle": handle,
+                "name": shown.names.get(handle, handle),
+                "place": (game.placements or {}).get(handle),
+                # the form's value: what was just posted (refused), else the stored place
+                "value": (
+                    request.POST.get(f"place-{i}")
+                    if error is not None and request.POST.get("action") == "placements"
+                    else (game.placements or {}).get(handle)
+                ),
+            }
+            for i, handle in enumerate(game.players or [])
+        ],
+        "raw_key": buttons.key(),
+        "error": error,
+        "stale": stale,
+        "posted": request.POST if error is not None else {},
+    }
+    status = error.http_status if error is not None else 200
+    return render(request, "games/score.html", context, status=status)
+
+
+class _Buttons:
+    """One form per move: the event (JSON), its words, a stable ``data-move`` for
+    automation, and an idempotency key of its own made for this rendering."""
+
+    def __init__(self, *, kind: str, names: Names) -> None:
+        self.kind = kind
+        self.names = names
+        self.presenter = presenter_for(kind)
+        self.token = secrets.token_urlsafe(12)
+        self.counter = count(1)
+
+    def key(self) -> str:
+        return f"{self.token}-{next(self.counter)}"
+
+    def button(self, event: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "event": event,
+            "json": json.dumps(event, separators=(",", ":"), ensure_ascii=False),
+            "label": self.presenter.describe(event, self.names),
+            "move": ";".join(
+                f"{k}={v}" for k, v in event.items() if k not in ("game", "players", "mode")
+            ),
+            "key": self.key(),
+            "needs_referee": event_needs_referee(kind=self.kind, event=event),
+        }
+
+    def groups(self, moves: ScoreMoves) -> list[dict[str, Any]]:
+        """The button groups in the order a scorekeeper needs them."""
+        groups = [
+            ("start", _("Start the game: who begins?"), moves.start),
+            ("legal", _("Moves by the rules"), moves.legal),
+            ("table", _("Knock (TOCK!): who knocks?"), moves.table),
+            (
+                "infractions",
+                _("Moves that break a rule (recorded as infractions)"),
+                moves.infractions,
+            ),
+        ]
+        return [
+            {"name": name, "title": title, "buttons": [self.button(e) for e in events]}
+            for name, title, events in groups
+            if events
+        ]
