@@ -94,6 +94,7 @@ def game_derived_state(*, game: Game) -> dict[str, Any]:
         "result_source": game.result_source,
         "verified": game.result_verified,
         "finished_at": game.finished_at,
+        "played_at": game.played_at,
         "summary": summary,
     }
 

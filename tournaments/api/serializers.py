@@ -182,6 +182,10 @@ class GameStateSerializer(serializers.Serializer):
     result_source = serializers.CharField()
     verified = serializers.BooleanField()
     finished_at = serializers.DateTimeField(allow_null=True)
+    played_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the game was played (its first event or its result was recorded).",
+    )
     summary = serializers.DictField(
         allow_null=True, help_text="The engine's summary (TOCK: turn, center, piles, ...)."
     )
