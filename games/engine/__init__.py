@@ -8,6 +8,7 @@ start event and driven by events (plain JSON objects), and its logs replay throu
 from __future__ import annotations
 
 from . import tock as _tock  # noqa: F401  (registers the TOCK game kind)
+from . import uno as _uno  # noqa: F401  (registers the UNO game kind)
 from .base import (
     FINISHED,
     IN_PROGRESS,
@@ -25,10 +26,12 @@ from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, L
 from .log import format_event, format_log, parse_log, replay, replay_text
 from .simulate import simulate
 from .tock import TockGame
+from .uno import UnoGame
 
 register_simulator("tock", _tock.simulate)
+register_simulator("uno", _uno.simulate)
 
-#: Game kinds the engine knows (``"uno"``, ``"casino"`` will follow).
+#: Game kinds the engine knows (``"casino"`` will follow).
 GAME_KINDS: tuple[str, ...] = game_kinds()
 
 __all__ = [
@@ -43,6 +46,7 @@ __all__ = [
     "InvalidPlacements",
     "LogError",
     "TockGame",
+    "UnoGame",
     "format_event",
     "format_log",
     "game_class",

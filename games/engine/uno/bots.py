@@ -1,0 +1,153 @@
+"""Seeded UNO bots that play whole games to the target and return their logs.
+
+The bots play legal moves, with a few human habits so that simulated logs exercise
+every rule: sometimes they draw although they hold a playable card (``draw_anyway``),
+bluff a Wild Draw Four while holding the colour in force (``bluff``), challenge a Wild
+Draw Four (``challenge``), forget to call UNO (``forget``) and catch a player who forgot
+(``catch``). A drawn playable card is usually played, sometimes kept (``pass``).
+
+Everything is deterministic for a given ``seed``: the cards are the seeded shuffles
+(the seed is on the start line), the bots' choices come from
+``random.Random("uno-bots:SEED")``. Every card that moves is named in the log (deals,
+up cards, draws, swaps), so the log also replays without its seed.
+
+As a safety net a game still running after ``max_events`` events is closed with
+``{"type":"end","reason":"time"}`` (it does not happen with the default target).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..errors import InvalidEvent
+from .cards import COLOR_OF, COLORS, DECKS
+from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
+
+MAX_EVENTS = 200_000
+DEFAULT_PLAYERS = ("ana", "ben", "cai", "dan", "eva", "fer", "gil", "hal", "ivo", "jon")
+
+
+def simulate(
+    game: str = "uno",
+    players: list[str] | tuple[str, ...] | int = 4,
+    seed: int = 0,
+    deck: str = "classic",
+    target: int = 500,
+    dealer: str | None = None,
+    draw_anyway: float = 0.05,
+    bluff: float = 0.2,
+    challenge: float = 0.3,
+    forget: float = 0.1,
+    catch: float = 0.7,
+    max_events: int = MAX_EVENTS,
+) -> list[dict[str, Any]]:
+    """Play one complete UNO game with bots; return its log (start event first).
+
+    ``players`` is a list of names or a number of players (2-10, named ana, ben, ...);
+    ``deck`` (``"classic"`` or ``"2018"``), ``target`` and ``dealer`` go on the start
+    line; the other options are the probabilities of the habits described above.
+    """
+    if game != "uno":
+        raise InvalidEvent(f"the UNO simulator cannot play {game!r}")
+    if isinstance(players, int):
+        lo, hi = UnoGame.min_players, UnoGame.max_players
+        if not lo <= players <= hi:
+            raise InvalidEvent(f"{UnoGame.title} needs {lo} to {hi} players, not {players}")
+        players = DEFAULT_PLAYERS[:players]
+    if deck not in DECKS:
+        raise InvalidEvent(f"deck must be 'classic' or '2018', not {deck!r}")
+    for p in (draw_anyway, bluff, challenge, forget, catch):
+        if not 0.0 <= p <= 1.0:
+            raise InvalidEvent("the bots' habits are probabilities between 0 and 1")
+    start: dict[str, Any] = {"type": "start", "game": "uno", "players": list(players)}
+    if dealer is not None:
+        start["dealer"] = dealer
+    if deck != "classic":
+        start["deck"] = deck
+    if target != 500:
+        start["target"] = target
+    start["seed"] = seed
+    g = UnoGame.start(start)
+    rng = random.Random(f"uno-bots:{seed}")
+    log: list[dict[str, Any]] = [start]
+    names = g.players
+
+    def push(event: dict[str, Any]) -> None:
+        g.push(event)
+        named = g._named
+        if named:
+            event.update(named)
+        log.append(event)
+
+    while not g.is_over:
+        if len(log) >= max_events:
+            push({"type": "end", "reason": "time"})
+            break
+        # A player who forgot UNO may be caught by the very next event.
+        if g._catchable is not None and rng.random() < catch:
+            against = names[g._catchable]
+            by = rng.choice([q for q in names if q != against])
+            push({"type": "catch", "by": by, "against": against})
+            continue
+        if g._catch_draw is not None:
+            push({"type": "draw", "player": names[g._catch_draw]})
+            continue
+        phase = g._phase
+        if phase == IDLE:
+            push({"type": "deal"})
+            continue
+        me = g._active
+        assert me is not None
+        name = names[me]
+        hand = g._hands[me]
+        if phase == COLOR:
+            push({"type": "color", "player": name, "color": _best_color(hand, rng)})
+        elif phase == PENALTY:
+            push({"type": "draw", "player": name})
+        elif phase == FACING_W4:
+            if rng.random() < challenge:
+                push({"type": "challenge", "player": name})
+            else:
+                push({"type": "draw", "player": name})
+        elif phase == DRAWN:
+            drawn = g._drawn
+            keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
+            if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
+                push(_play(g, me, drawn, rng, forget))
+                continue
+            push({"type": "pass", "player": name})
+        else:  # a normal turn
+            options = g.playable(me)
+            if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                options.remove("W4")
+            if not options or rng.random() < draw_anyway:
+                push({"type": "draw", "player": name})
+            else:
+                # Prefer coloured cards (keep the wilds for later), as people do.
+                plain = [c for c in options if COLOR_OF[c] is not None]
+                pick = rng.choice(plain if plain and rng.random() < 0.8 else options)
+                push(_play(g, me, pick, rng, forget))
+    return log
+
+
+def _play(g: UnoGame, me: int, card: str, rng: random.Random, forget: float) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "play", "player": g.players[me], "card": card}
+    if COLOR_OF[card] is None:
+        rest = list(g._hands[me])
+        rest.remove(card)
+        event["color"] = _best_color(rest, rng)
+    # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
+    if (card == "WS" or len(g._hands[me]) == 2) and rng.random() >= forget:
+        event["uno"] = True
+    return event
+
+
+def _best_color(hand: list[str], rng: random.Random) -> str:
+    counts = {c: 0 for c in COLORS}
+    for card in hand:
+        color = COLOR_OF[card]
+        if color is not None:
+            counts[color] += 1
+    best = max(counts.values())
+    return rng.choice([c for c in COLORS if counts[c] == best])

@@ -1,0 +1,1054 @@
+"""UNO as the engine plays it (``docs/rules/uno.en.md`` is the players' reference).
+
+A game is a series of hands played until a player's total reaches the target (500 by
+default). Every card that moves is named in the log (``deal``: ``hands`` and ``up``;
+``draw``: ``cards``; a ``WS`` play: ``hands``), so an unseeded log is checked card by
+card; with a ``seed`` the cards are fixed by the seeded shuffles of :mod:`.cards` and a
+log may leave those fields out (when given they must match).
+
+State, in seat order ``0..n-1`` (clockwise; a player's left is the next seat):
+
+* ``_hands[p]``: p's cards in the order received (a play removes the first occurrence).
+* ``_pile``: the draw pile. Seeded: a list whose *last* item is drawn next (so a draw
+  is a ``pop``); unseeded: ``None``, and ``_counts`` (a ``Counter``) holds it as a
+  multiset with ``_pile_n`` cards.
+* ``_discard``: the discard pile, bottom first (``[-1]`` is the top card).
+* ``_phase`` and ``_active`` say who must do what (see the phase constants): the
+  engine is a small state machine, one handler per event type, each of which checks
+  everything before it changes anything (``push`` is atomic).
+* ``_catchable``: the seat that may be caught for not calling UNO by the very next
+  event (``None`` otherwise); ``_catch_draw``: the seat that was caught and must draw
+  two as the very next event (the main state machine waits meanwhile; ``turn`` shows
+  the normal next player throughout).
+
+Invariant (checked by the property tests): the cards of the deck are always in exactly
+one of the hands, the draw pile and the discard pile while a hand runs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..base import FINISHED, IN_PROGRESS, Game, register
+from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
+from .cards import (
+    ALL_CARDS,
+    CANONICAL,
+    COLOR_OF,
+    COLORS,
+    DECK_COUNTS,
+    DECK_VALUE,
+    DECKS,
+    POINTS,
+    VALUE_OF,
+)
+
+STATE_VERSION = 1
+HAND_SIZE = 7
+END_REASONS = ("time", "adjudicated")
+
+# Phases: what the player to move (``_active``) must do.
+IDLE = "idle"  # no hand running: a ``deal`` (or a sheet's ``hand``) comes next
+COLOR = "color"  # after a wild up card: the dealer's left chooses the colour
+TURN = "turn"  # a normal turn: play a matching card or draw one
+DRAWN = "drawn"  # after drawing one in the own turn: play that card or pass
+FACING_W4 = "w4"  # a Wild Draw Four was played on you: challenge or draw four
+PENALTY = "penalty"  # draw ``_need`` cards, then ``_after``
+OVER = "over"
+
+# What follows a penalty draw.
+NEXT = "next"  # the drawer loses the turn: the next player plays
+RESUME = "resume"  # (the bluffer drew four) the challenger plays normally
+SCORE = "score"  # (after a final D or W4) the hand is scored
+
+START_KEYS = frozenset({"type", "game", "players", "dealer", "deck", "target", "seed", "sheet"})
+_KEYS = {
+    "deal": frozenset({"type", "hands", "up"}),
+    "color": frozenset({"type", "player", "color"}),
+    "play": frozenset({"type", "player", "card", "color", "uno", "hands"}),
+    "draw": frozenset({"type", "player", "cards"}),
+    "pass": frozenset({"type", "player"}),
+    "challenge": frozenset({"type", "player"}),
+    "catch": frozenset({"type", "by", "against"}),
+    "hand": frozenset({"type", "winner", "points"}),
+    "end": frozenset({"type", "reason", "referee", "placements"}),
+}
+
+
+def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
+    """Unknown keys are an error; keys starting with ``_`` are callers' metadata."""
+    extra = sorted(k for k in event if k not in allowed and not str(k).startswith("_"))
+    if extra:
+        raise InvalidEvent(
+            f"unknown field(s) for {event.get('type')!r} event: {', '.join(map(str, extra))}"
+        )
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _card_list(value: object, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(type(c) is str and c in ALL_CARDS for c in value):
+        raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
+    return value
+
+
+def competition_places(totals: list[int]) -> dict[int, int]:
+    """Seat -> place by total, highest first; equal totals share a place and the next
+    place is skipped (1, 2, 2, 4)."""
+    return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
+
+
+def _fmt(cards: Iterable[str]) -> str:
+    return " ".join(cards) or "none"
+
+
+@register
+class UnoGame(Game):
+    """One game of UNO to the target score. Build it with :meth:`start`."""
+
+    kind = "uno"
+    title = "UNO"
+    min_players = 2
+    max_players = 10
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self) -> None:  # use start() / from_state()
+        self._names: tuple[str, ...] = ()
+        self._idx: dict[str, int] = {}
+        self._n = 0
+        self.seed: int | str | None = None
+        self.deck = "classic"
+        self.target = 500
+        self.sheet = False
+        self._dealer0 = 0
+        self._hand_no = 0
+        self._dealer = 0
+        self._direction = 1
+        self._hands: list[list[str]] = []
+        self._pile: list[str] | None = None
+        self._counts: Counter[str] | None = None
+        self._pile_n = 0
+        self._discard: list[str] = []
+        self._color: str | None = None
+        self._rng: random.Random | None = None
+        self._phase = IDLE
+        self._active: int | None = None
+        self._need = 0
+        self._after = NEXT
+        self._resume: int | None = None
+        self._winner: int | None = None
+        self._drawn: str | None = None
+        self._w4_player: int | None = None
+        self._w4_legal = True
+        self._catchable: int | None = None
+        self._catch_draw: int | None = None
+        self._results: list[dict[str, Any]] = []
+        self._scores: list[int] = []
+        self._challenges: list[dict[str, Any]] = []
+        self._catches: list[dict[str, Any]] = []
+        self._status = IN_PROGRESS
+        self._placements: dict[int, int] | None = None
+        self._end: dict[str, Any] | None = None
+        self._events = 1
+        # The cards named by the last applied event (for the bots, which push events
+        # without cards to a seeded game and write them into the log named).
+        self._named: dict[str, Any] = {}
+
+    @classmethod
+    def start(cls, event: dict[str, Any]) -> UnoGame:
+        """Create a game from ``{"type":"start","game":"uno","players":[...],...}``.
+
+        ``dealer`` defaults to the first player, ``deck`` to ``"classic"``, ``target``
+        to 500; ``seed`` (an int or a string) fixes every hand's cards; ``sheet: true``
+        makes it a score sheet of ``hand`` lines (no seed then).
+        """
+        if not isinstance(event, dict):
+            raise InvalidEvent("the start event must be a JSON object")
+        if event.get("type") != "start":
+            raise InvalidEvent("the first event must have type 'start'")
+        if event.get("game") != cls.kind:
+            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
+        _check_keys(event, START_KEYS)
+        players = cls.check_players(event.get("players"))
+        dealer = event.get("dealer", players[0])
+        if type(dealer) is not str or dealer not in players:
+            raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
+        deck = event.get("deck", "classic")
+        if deck not in DECKS:
+            raise InvalidEvent(f"'deck' must be 'classic' or '2018', not {deck!r}")
+        target = event.get("target", 500)
+        if not _is_int(target) or target < 1:
+            raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
+        sheet = event.get("sheet", False)
+        if type(sheet) is not bool:
+            raise InvalidEvent("'sheet' must be true or false")
+        seed = event.get("seed")
+        if seed is not None and not (_is_int(seed) or isinstance(seed, str)):
+            raise InvalidEvent("'seed' must be an integer or a string")
+        if sheet and seed is not None:
+            raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
+        g = cls()
+        g._names = tuple(players)
+        g._idx = {p: i for i, p in enumerate(players)}
+        g._n = len(players)
+        g.seed, g.deck, g.target, g.sheet = seed, deck, target, sheet
+        g._dealer0 = g._dealer = g._idx[dealer]
+        g._hands = [[] for _ in players]
+        g._scores = [0] * g._n
+        g._pile_n = len(CANONICAL[deck])
+        return g
+
+    @classmethod
+    def event_needs_referee(cls, event: Mapping[str, Any]) -> bool:
+        """An ``end`` for any reason but ``"time"`` (an adjudication) or one that gives
+        ``placements``: a scorekeeper's time-up ``end`` carries none (the totals place)."""
+        if not isinstance(event, Mapping):
+            return False
+        return event.get("type") == "end" and (
+            event.get("reason") != "time" or "placements" in event
+        )
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def status(self) -> str:
+        return self._status
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._names
+
+    @property
+    def event_count(self) -> int:
+        return self._events
+
+    @property
+    def turn(self) -> str | None:
+        """Who must act next; ``None`` before the first deal, between hands and when
+        over. While a caught player draws their two cards it still names the player
+        who acts after that (the game goes on as it would have)."""
+        if self._active is None or self._phase in (IDLE, OVER):
+            return None
+        return self._names[self._active]
+
+    @property
+    def direction(self) -> int:
+        return self._direction
+
+    def hand_of(self, player: str) -> list[str]:
+        """A player's cards, in the order received."""
+        return list(self._hands[self._idx[player]])
+
+    def placements(self) -> dict[str, int] | None:
+        if self._placements is None:
+            return None
+        return {self._names[p]: place for p, place in sorted(self._placements.items())}
+
+    def push(self, event: dict[str, Any]) -> None:
+        """Validate ``event`` and apply it; on error nothing changes (``InvalidEvent``
+        for a malformed event, ``IllegalMove`` for a broken rule)."""
+        if type(event) is not dict:
+            raise InvalidEvent("an event must be a JSON object")
+        kind = event.get("type")
+        keys = _KEYS.get(kind) if type(kind) is str else None
+        if keys is None:
+            if kind == "start":
+                raise InvalidEvent("a 'start' event may only be the first line")
+            raise InvalidEvent(f"unknown event type {kind!r}")
+        if not event.keys() <= keys:
+            _check_keys(event, keys)
+        if self._status != IN_PROGRESS:
+            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+        if kind == "end":
+            self._on_end(event)
+            self._catchable = None
+        else:
+            if self.sheet and kind != "hand":
+                raise IllegalMove(f"a score sheet holds only 'hand' lines, not {kind!r}")
+            if kind == "hand" and not self.sheet:
+                raise IllegalMove("'hand' lines belong to a score sheet (start with sheet: true)")
+            caught = self._catch_draw
+            if caught is not None and not (
+                kind == "draw" and event.get("player") == self._names[caught]
+            ):
+                if kind == "catch":
+                    raise IllegalMove(f"{self._names[caught]} was already caught")
+                raise IllegalMove(
+                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
+                )
+            self._named = {}
+            self._catchable = _HANDLERS[kind](self, event)
+        self._events += 1
+
+    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Push events in order; ``LogError`` carries the failing event's line."""
+        push = self.push
+        for event in events:
+            try:
+                push(event)
+            except EngineError as exc:
+                raise LogError(self._events + 1, str(exc), exc) from None
+
+    # ------------------------------------------------------------------ field checks
+    def _actor(self, event: dict[str, Any], field: str = "player") -> int:
+        """The seat of ``event[field]``, which must be the player to move."""
+        name = event.get(field)
+        i = self._idx.get(name) if type(name) is str else None
+        if i is None:
+            raise InvalidEvent(f"unknown player {name!r}")
+        if self._phase == IDLE:
+            raise IllegalMove(f"no hand is running: the next event is a deal, not {name}'s")
+        if i != self._active:
+            raise IllegalMove(f"{name} acted out of turn (it is {self.turn}'s turn)")
+        return i
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self._direction) % self._n
+
+    # ------------------------------------------------------------------ deal
+    def _on_deal(self, event: dict[str, Any]) -> None:
+        """Open a hand: seven cards each, dealt one at a time from the front of the
+        draw pile clockwise from the dealer's left, then the up cards (every ``W4`` is
+        returned to the bottom of the draw pile and the next card turned)."""
+        if self._phase != IDLE:
+            raise IllegalMove("a hand is running: no deal until it ends")
+        n = self._n
+        hand_no = self._hand_no + 1
+        dealer = self._dealer0 if hand_no == 1 else (self._dealer + 1) % n
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        given_hands = event.get("hands")
+        given_up = event.get("up")
+        if given_hands is not None:
+            given_hands = self._hands_field(given_hands, "hands")
+            for p, cards in enumerate(given_hands):
+                if len(cards) != HAND_SIZE:
+                    raise IllegalMove(
+                        f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
+                    )
+        if given_up is not None:
+            given_up = _card_list(given_up, "up")
+            if not given_up:
+                raise IllegalMove("'up' must name the card(s) turned to start the discard pile")
+            if any(c != "W4" for c in given_up[:-1]) or given_up[-1] == "W4":
+                raise IllegalMove(
+                    "every up card but the last must be a W4 (returned to the draw pile), "
+                    "and the last must not be"
+                )
+        rng: random.Random | None = None
+        counts: Counter[str] | None = None
+        pile: list[str] | None = None
+        if self.seed is not None:
+            rng = random.Random(f"{self.seed}/{hand_no}")
+            deck = list(CANONICAL[self.deck])
+            rng.shuffle(deck)
+            hands: list[list[str]] = [[] for _ in range(n)]
+            for i in range(HAND_SIZE * n):
+                hands[order[i % n]].append(deck[i])
+            pos = HAND_SIZE * n
+            up = []
+            while True:
+                card = deck[pos]
+                pos += 1
+                up.append(card)
+                if card != "W4":
+                    break
+            pile = deck[pos:] + up[:-1]  # the returned W4s at the bottom
+            pile.reverse()  # drawn from the end
+            if given_hands is not None and given_hands != hands:
+                bad = next(p for p in range(n) if given_hands[p] != hands[p])
+                raise IllegalMove(
+                    f"the seeded deal gives {self._names[bad]} {_fmt(hands[bad])}, "
+                    f"not {_fmt(given_hands[bad])}"
+                )
+            if given_up is not None and given_up != up:
+                raise IllegalMove(f"the seeded up cards are {_fmt(up)}, not {_fmt(given_up)}")
+            pile_n = len(pile)
+        else:
+            if given_hands is None or given_up is None:
+                raise InvalidEvent(
+                    "'hands' and 'up' are required: an unseeded game names every card dealt"
+                )
+            hands = [list(h) for h in given_hands]
+            up = list(given_up)
+            counts = Counter(DECK_COUNTS[self.deck])
+            counts.subtract(c for h in hands for c in h)
+            counts.subtract(up)
+            short = sorted(c for c, k in counts.items() if k < 0)
+            if short:
+                raise IllegalMove(
+                    f"the deal uses more {', '.join(short)} than the {self.deck} deck holds"
+                )
+            counts.update(up[:-1])  # the returned W4s
+            counts = +counts
+            pile_n = sum(counts.values())
+        # -- apply
+        self._hand_no = hand_no
+        self._dealer = dealer
+        self._direction = 1
+        self._hands = hands
+        self._rng = rng
+        self._pile, self._counts, self._pile_n = pile, counts, pile_n
+        self._discard = [up[-1]]
+        self._drawn = None
+        self._w4_player = None
+        self._winner = None
+        self._resume = None
+        self._named = {"hands": {self._names[p]: list(h) for p, h in enumerate(hands)}, "up": up}
+        self._first_card(up[-1], dealer)
+
+    def _first_card(self, card: str, dealer: int) -> None:
+        """The up card's effect (the rules' first-card table)."""
+        n = self._n
+        left = (dealer + 1) % n
+        self._color = COLOR_OF[card]
+        value = VALUE_OF[card]
+        self._phase, self._active = TURN, left
+        if value is None:  # W, WC, WS (no swap): the dealer's left chooses the colour
+            self._phase = COLOR
+        elif value == "S":
+            self._active = (dealer + 2) % n
+        elif value == "V":
+            self._direction = -1
+            self._active = dealer
+        elif value == "D":
+            self._phase, self._need, self._after = PENALTY, 2, NEXT
+
+    def _hands_field(self, value: object, field: str) -> list[list[str]]:
+        """A ``{player: [cards]}`` object naming every player, as seat-ordered lists."""
+        if not isinstance(value, dict):
+            raise InvalidEvent(f"'{field}' must be an object mapping every player to a card list")
+        if value.keys() != self._idx.keys():
+            missing = [p for p in self._names if p not in value]
+            unknown = [str(k) for k in value if k not in self._idx]
+            raise InvalidEvent(
+                f"'{field}' must name every player (missing: {', '.join(missing) or '-'}; "
+                f"not seated: {', '.join(unknown) or '-'})"
+            )
+        return [_card_list(value[p], f"{field}.{p}") for p in self._names]
+
+    # ------------------------------------------------------------------ colour
+    def _on_color(self, event: dict[str, Any]) -> None:
+        if self._phase != COLOR:
+            self._actor(event)
+            raise IllegalMove("a 'color' event only follows a wild up card")
+        self._actor(event)
+        color = event.get("color")
+        if color not in COLORS:
+            raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {color!r}")
+        self._color = color
+        self._phase = TURN
+
+    # ------------------------------------------------------------------ play
+    def _on_play(self, event: dict[str, Any]) -> int | None:
+        """Judge and apply a play; returns the seat that may now be caught (or None)."""
+        p = self._actor(event)
+        phase = self._phase
+        name = self._names[p]
+        card = event.get("card")
+        if type(card) is not str or card not in ALL_CARDS:
+            raise InvalidEvent(f"'card' must be a card code like 'R7', 'GS' or 'W4', not {card!r}")
+        if phase not in (TURN, DRAWN):
+            raise IllegalMove(self._not_now(name, "play"))
+        hand = self._hands[p]
+        if card not in hand:
+            raise IllegalMove(f"{name} has no {card} (hand: {_fmt(hand)})")
+        if phase == DRAWN and card != self._drawn:
+            if self._drawn is None:
+                raise IllegalMove(f"{name} drew nothing and may only pass")
+            raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
+        value = VALUE_OF[card]
+        top = self._discard[-1]
+        color = event.get("color")
+        if value is None:
+            if color not in COLORS:
+                if color is None:
+                    raise InvalidEvent(f"a wild ({card}) needs 'color': R, Y, G or B")
+                raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {color!r}")
+        else:
+            if color is not None:
+                raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
+            if COLOR_OF[card] != self._color and value != VALUE_OF[top]:
+                raise IllegalMove(
+                    f"{card} does not match the colour in force ({self._color}) "
+                    f"or the top card {top}"
+                )
+        uno = event.get("uno", False)
+        if type(uno) is not bool:
+            raise InvalidEvent("'uno' must be true or false")
+        given = event.get("hands")
+        if given is not None and card != "WS":
+            raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
+        legal_w4 = True
+        if card == "W4":
+            in_force = self._color
+            legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
+        swapped = self._swap(p, given) if card == "WS" else None  # checks before applying
+        # -- apply
+        hand.remove(card)
+        self._discard.append(card)
+        self._color = color if value is None else COLOR_OF[card]
+        self._drawn = None
+        if swapped is not None:
+            self._hands = swapped
+            hand = swapped[p]
+            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        left = len(hand)
+        if value == "V":
+            self._direction = -self._direction
+        if left == 0:  # out: the next player first draws a final D's or W4's cards
+            self._winner = p
+            if value == "D" or card == "W4":
+                self._phase, self._active = PENALTY, self._next(p)
+                self._need, self._after = 2 if value == "D" else 4, SCORE
+            else:
+                self._score_hand(p)
+            return None
+        self._phase = TURN
+        if value == "S":
+            self._active = self._next(p, 2)
+        elif value == "V":
+            self._active = p if self._n == 2 else self._next(p)
+        elif value == "D":
+            self._active = self._next(p)
+            self._phase, self._need, self._after = PENALTY, 2, NEXT
+        elif card == "W4":
+            self._active = self._next(p)
+            self._phase = FACING_W4
+            self._w4_player, self._w4_legal = p, legal_w4
+        else:
+            self._active = self._next(p)
+        return p if left == 1 and not uno else None
+
+    def _swap(self, p: int, given: object) -> list[list[str]]:
+        """The hands after p's Wild Swap Hands: every hand (p's without the WS) gathered,
+        then dealt one at a time starting with the next player in the direction of play
+        (p last), so the first ``total mod players`` of them get one card more. Seeded:
+        the gathered cards (in that same order of players, each hand in its order) are
+        shuffled with the hand's generator first; unseeded: ``given`` must be a fair
+        redistribution of exactly those cards. Changes nothing but the generator."""
+        n = self._n
+        order = [self._next(p, k) for k in range(1, n + 1)]
+        pool: list[str] = []
+        for q in order:
+            cards = list(self._hands[q])
+            if q == p:
+                cards.remove("WS")
+            pool += cards
+        hands = self._hands_field(given, "hands") if given is not None else None
+        if self._rng is not None:
+            state = self._rng.getstate()
+            self._rng.shuffle(pool)
+            dealt: list[list[str]] = [[] for _ in range(n)]
+            for i, c in enumerate(pool):
+                dealt[order[i % n]].append(c)
+            if hands is not None and hands != dealt:
+                self._rng.setstate(state)
+                bad = next(q for q in range(n) if hands[q] != dealt[q])
+                raise IllegalMove(
+                    f"the seeded swap gives {self._names[bad]} {_fmt(dealt[bad])}, "
+                    f"not {_fmt(hands[bad])}"
+                )
+            return dealt
+        if hands is None:
+            raise InvalidEvent("a WS play needs 'hands': every player's hand after the swap")
+        total = len(pool)
+        q_, r = divmod(total, n)
+        for i, q in enumerate(order):
+            want = q_ + (1 if i < r else 0)
+            if len(hands[q]) != want:
+                raise IllegalMove(
+                    f"the swap deals {self._names[q]} {want} card(s), not {len(hands[q])} "
+                    f"({total} cards dealt equally from {self._names[order[0]]} on)"
+                )
+        if Counter(c for h in hands for c in h) != Counter(pool):
+            raise IllegalMove(
+                "the swapped hands must hold exactly the cards that were in all hands"
+            )
+        return [list(h) for h in hands]
+
+    # ------------------------------------------------------------------ draw, pass
+    def _on_draw(self, event: dict[str, Any]) -> None:
+        name = event.get("player")
+        caught = self._catch_draw
+        if caught is not None:  # (push() let only the caught player's draw through)
+            p, need = caught, 2
+        else:
+            p = self._actor(event)
+            phase = self._phase
+            if phase == TURN:
+                need = 1
+            elif phase == FACING_W4:
+                need = 4
+            elif phase == PENALTY:
+                need = self._need
+            else:
+                raise IllegalMove(self._not_now(name, "draw"))
+        given = event.get("cards")
+        if given is not None:
+            given = _card_list(given, "cards")
+        drawn = self._take(need, given, self._names[p])
+        self._hands[p] += drawn
+        self._named = {"cards": drawn}
+        if caught is not None:
+            self._catch_draw = None
+            return
+        if phase == TURN:
+            self._phase, self._drawn = DRAWN, (drawn[0] if drawn else None)
+        elif phase == FACING_W4 or self._after == NEXT:  # the drawer loses the turn
+            self._phase, self._active = TURN, self._next(p)
+        elif self._after == RESUME:
+            self._phase, self._active = TURN, self._resume
+        else:
+            self._score_hand(self._winner)  # type: ignore[arg-type]
+
+    def _take(self, need: int, given: list[str] | None, name: str) -> list[str]:
+        """Take ``need`` cards from the front of the draw pile (refilled from the discard
+        pile, its top card kept, when a card must be drawn and it is empty; fewer when
+        both run out); ``given`` must name exactly them. Nothing changes on error."""
+        discard = self._discard
+        pile = self._pile
+        have = len(pile) if pile is not None else self._pile_n
+        k = min(need, have + len(discard) - 1)
+        if given is not None and len(given) != k:
+            if k < need:
+                raise IllegalMove(
+                    f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
+                )
+            raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
+        if pile is not None:  # seeded: the cards are known
+            if have >= k:
+                drawn = pile[-k:][::-1] if k else []
+                if given is not None and given != drawn:
+                    raise IllegalMove(
+                        f"the next card(s) of the draw pile are {_fmt(drawn)}, not {_fmt(given)}"
+                    )
+                if k:
+                    del pile[-k:]
+                return drawn
+            rng = self._rng
+            assert rng is not None
+            state = rng.getstate()
+            refill = discard[:-1]
+            rng.shuffle(refill)
+            rest = k - have
+            drawn = pile[::-1] + refill[:rest]
+            if given is not None and given != drawn:
+                rng.setstate(state)
+                raise IllegalMove(
+                    f"the next card(s) of the draw pile (refilled from the discards) are "
+                    f"{_fmt(drawn)}, not {_fmt(given)}"
+                )
+            new_pile = refill[rest:]
+            new_pile.reverse()
+            self._pile = new_pile
+            del discard[:-1]
+            return drawn
+        # unseeded: the named cards must be in the pile as it stands when each is drawn
+        counts = self._counts
+        assert counts is not None
+        if given is None:
+            if k:
+                raise InvalidEvent("'cards' is required: an unseeded game names every card drawn")
+            given = []
+        if have >= k:
+            want = Counter(given)
+            short = [c for c, m in want.items() if counts[c] < m]
+            if short:
+                raise IllegalMove(
+                    f"{', '.join(sorted(short))} is not in the draw pile (or not that many)"
+                )
+            counts.subtract(want)
+            self._pile_n -= k
+            self._counts = +counts
+            return list(given)
+        first, later = Counter(given[:have]), Counter(given[have:])
+        if first != +counts:
+            raise IllegalMove(
+                f"the first {have} card(s) drawn must be the rest of the draw pile "
+                f"({_fmt(sorted(counts.elements()))})"
+            )
+        refill = Counter(discard[:-1])
+        short = [c for c, m in later.items() if refill[c] < m]
+        if short:
+            raise IllegalMove(
+                f"{', '.join(sorted(short))} is not in the draw pile refilled from the discards"
+            )
+        refill.subtract(later)
+        self._counts = +refill
+        self._pile_n = sum(self._counts.values())
+        del discard[:-1]
+        return list(given)
+
+    def _on_pass(self, event: dict[str, Any]) -> None:
+        p = self._actor(event)
+        if self._phase != DRAWN:
+            raise IllegalMove(
+                f"{self._names[p]} may pass only right after drawing one card in their turn"
+            )
+        self._drawn = None
+        self._phase, self._active = TURN, self._next(p)
+
+    # ------------------------------------------------------------------ challenge, catch
+    def _on_challenge(self, event: dict[str, Any]) -> None:
+        p = self._actor(event)
+        if self._phase != FACING_W4:
+            raise IllegalMove(
+                f"{self._names[p]} may challenge only a Wild Draw Four played on them, "
+                "before drawing"
+            )
+        w4 = self._w4_player
+        assert w4 is not None
+        legal = self._w4_legal
+        self._challenges.append(
+            {
+                "event": self._events + 1,
+                "by": self._names[p],
+                "against": self._names[w4],
+                "legal": legal,
+            }
+        )
+        self._phase = PENALTY
+        if legal:  # a failed challenge: six cards, and the turn is lost
+            self._need, self._after = 6, NEXT
+        else:  # the bluffer draws four; then the challenger plays in the chosen colour
+            self._active, self._need, self._after, self._resume = w4, 4, RESUME, p
+
+    def _on_catch(self, event: dict[str, Any]) -> None:
+        by, against = event.get("by"), event.get("against")
+        for who in (by, against):
+            if type(who) is not str or who not in self._idx:
+                raise InvalidEvent(f"unknown player {who!r}")
+        target = self._catchable
+        if target is None:
+            raise IllegalMove(
+                "no catch possible: a catch must follow right after a play that left a "
+                "player one card without calling UNO"
+            )
+        if self._idx[against] != target:
+            raise IllegalMove(
+                f"only {self._names[target]} can be caught now (their play left one card "
+                "without UNO)"
+            )
+        if by == against:
+            raise IllegalMove(f"{by} cannot catch themselves")
+        self._catches.append({"event": self._events + 1, "by": by, "against": against})
+        self._catch_draw = target
+
+    # ------------------------------------------------------------------ hands and the end
+    def _score_hand(self, winner: int) -> None:
+        """The winner scores the points of every other hand; the game ends when a total
+        reaches the target."""
+        points = sum(POINTS[c] for q, h in enumerate(self._hands) if q != winner for c in h)
+        self._record_hand(winner, points)
+
+    def _record_hand(self, winner: int, points: int) -> None:
+        self._results.append(
+            {"hand": self._hand_no, "winner": self._names[winner], "points": points}
+        )
+        self._scores[winner] += points
+        self._phase, self._active = IDLE, None
+        self._winner = winner
+        if max(self._scores) >= self.target:
+            self._finish(None)
+
+    def _on_hand(self, event: dict[str, Any]) -> None:
+        """A score-sheet line: who went out and how many points they scored."""
+        winner, points = event.get("winner"), event.get("points")
+        if type(winner) is not str or winner not in self._idx:
+            raise InvalidEvent(f"'winner' must be one of the players, not {winner!r}")
+        top = DECK_VALUE[self.deck]
+        if not _is_int(points) or not 0 <= points <= top:
+            raise InvalidEvent(
+                f"'points' must be a whole number from 0 to {top} (the {self.deck} deck), "
+                f"not {points!r}"
+            )
+        if self._hand_no:
+            self._dealer = (self._dealer + 1) % self._n
+        self._hand_no += 1
+        self._record_hand(self._idx[winner], points)
+
+    def _on_end(self, event: dict[str, Any]) -> None:
+        reason = event.get("reason")
+        if reason not in END_REASONS:
+            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
+        referee = event.get("referee")
+        if referee is not None and not isinstance(referee, str):
+            raise InvalidEvent("'referee' must be a string")
+        given = event.get("placements")
+        places = None
+        if given is not None:
+            checked = self.check_placements(self._names, given)
+            places = {self._idx[p]: v for p, v in checked.items()}
+        self._end = {"event": self._events + 1, "reason": reason}
+        if referee is not None:
+            self._end["referee"] = referee
+        if places is not None:
+            self._end["placements_given"] = True
+        self._catch_draw = None
+        self._finish(places)
+
+    def _finish(self, places: dict[int, int] | None) -> None:
+        self._status = FINISHED
+        self._phase, self._active = OVER, None
+        self._placements = places if places is not None else competition_places(self._scores)
+
+    def _not_now(self, name: object, what: str) -> str:
+        phase = self._phase
+        if phase == COLOR:
+            return f"{name} must first choose the colour (a wild was turned up)"
+        if phase == FACING_W4:
+            return f"{name} faces a Wild Draw Four: challenge it or draw four"
+        if phase == PENALTY:
+            return f"{name} must draw {self._need} card(s)"
+        if phase == DRAWN:
+            return f"{name} has drawn: play the drawn card or pass"
+        return f"{name} cannot {what} now"
+
+    # ------------------------------------------------------------------ moves
+    def playable(self, seat: int) -> list[str]:
+        """The distinct cards in ``seat``'s hand that match the top card or the colour in
+        force, or are wild (``W4`` included: its legality matters only if challenged)."""
+        color, top = self._color, VALUE_OF[self._discard[-1]] if self._discard else None
+        seen = []
+        for c in self._hands[seat]:
+            if c not in seen and (
+                COLOR_OF[c] is None or COLOR_OF[c] == color or VALUE_OF[c] == top
+            ):
+                seen.append(c)
+        return seen
+
+    def w4_is_legal(self, seat: int) -> bool:
+        """Whether a W4 played by ``seat`` now would be legal (no card of the colour in force)."""
+        return not any(COLOR_OF[c] == self._color for c in self._hands[seat])
+
+    def legal_moves(self) -> list[dict[str, Any]]:
+        """The events the player who must act may push now. Seeded games leave out the
+        drawn cards (the engine knows them); unseeded ones name one possible set (for a
+        one-card draw, each distinct card of the draw pile). A score sheet lists none
+        (any winner and score may follow); a deal is listed only in seeded games."""
+        if self._status != IN_PROGRESS or self.sheet:
+            return []
+        if self._catch_draw is not None:
+            return self._draws(self._catch_draw, 2)
+        phase = self._phase
+        if phase == IDLE:
+            return [{"type": "deal"}] if self.seed is not None else []
+        p = self._active
+        assert p is not None
+        name = self._names[p]
+        if phase == COLOR:
+            return [{"type": "color", "player": name, "color": c} for c in COLORS]
+        if phase == FACING_W4:
+            return [{"type": "challenge", "player": name}, *self._draws(p, 4)]
+        if phase == PENALTY:
+            return self._draws(p, self._need)
+        if phase == DRAWN:
+            moves = []
+            if self._drawn is not None and self._drawn in self.playable(p):
+                moves = self._plays(p, [self._drawn])
+            return [*moves, {"type": "pass", "player": name}]
+        return [*self._plays(p, self.playable(p)), *self._draws(p, 1)]
+
+    def _plays(self, p: int, cards: list[str]) -> list[dict[str, Any]]:
+        name = self._names[p]
+        last = len(self._hands[p]) == 2
+        moves = []
+        for c in cards:
+            base = {"type": "play", "player": name, "card": c}
+            if c == "WS" or last:
+                base["uno"] = True
+            if COLOR_OF[c] is None:
+                moves += [{**base, "color": col} for col in COLORS]
+            else:
+                moves.append(base)
+        if self.seed is None:
+            for m in moves:
+                if m["card"] == "WS":
+                    m["hands"] = self._fair_swap(p)
+        return moves
+
+    def _fair_swap(self, p: int) -> dict[str, list[str]]:
+        """One fair redistribution for an unseeded WS (the gathered cards, unshuffled)."""
+        n = self._n
+        order = [self._next(p, k) for k in range(1, n + 1)]
+        pool: list[str] = []
+        for q in order:
+            cards = list(self._hands[q])
+            if q == p:
+                cards.remove("WS")
+            pool += cards
+        dealt: dict[str, list[str]] = {name: [] for name in self._names}
+        for i, c in enumerate(pool):
+            dealt[self._names[order[i % n]]].append(c)
+        return dealt
+
+    def _draws(self, p: int, need: int) -> list[dict[str, Any]]:
+        name = self._names[p]
+        if self._pile is not None:
+            return [{"type": "draw", "player": name}]
+        have = self._pile_n
+        k = min(need, have + len(self._discard) - 1)
+        counts = self._counts
+        assert counts is not None
+        if k == 1 and have:
+            return [{"type": "draw", "player": name, "cards": [c]} for c in sorted(counts)]
+        cards = sorted(counts.elements())[:k]
+        if k > have:
+            cards += sorted(self._discard[:-1])[: k - have]
+        return [{"type": "draw", "player": name, "cards": cards}]
+
+    def table_moves(self) -> list[dict[str, Any]]:
+        """Catches: right after a play that left a player one card without calling UNO,
+        any other player may catch them."""
+        target = self._catchable
+        if target is None or self._status != IN_PROGRESS:
+            return []
+        against = self._names[target]
+        return [{"type": "catch", "by": q, "against": against} for q in self._names if q != against]
+
+    # ------------------------------------------------------------------ serialisation
+    def summary(self) -> dict[str, Any]:
+        names = self._names
+        pile = len(self._pile) if self._pile is not None else self._pile_n
+        hands = {names[p]: list(h) for p, h in enumerate(self._hands)}
+        return {
+            "game": self.kind,
+            "players": list(names),
+            "status": self._status,
+            "events": self._events,
+            "hand": self._hand_no,
+            "dealer": names[self._dealer],
+            "turn": None if self.sheet else self.turn,
+            "direction": self._direction,
+            "top": self._discard[-1] if self._discard else None,
+            "color": self._color,
+            "hands": hands,
+            "draw_pile": pile,
+            "hand_results": [dict(r) for r in self._results],
+            "scores": {names[p]: s for p, s in enumerate(self._scores)},
+            "challenges": [dict(c) for c in self._challenges],
+            "catches": [dict(c) for c in self._catches],
+            "placements": self.placements(),
+            "end": dict(self._end) if self._end is not None else None,
+        }
+
+    def to_state(self) -> dict[str, Any]:
+        rng = None
+        if self._rng is not None:
+            version, internal, gauss = self._rng.getstate()
+            rng = [version, list(internal), gauss]
+        return {
+            "game": self.kind,
+            "version": STATE_VERSION,
+            "players": list(self._names),
+            "seed": self.seed,
+            "deck": self.deck,
+            "target": self.target,
+            "sheet": self.sheet,
+            "dealer0": self._dealer0,
+            "hand_no": self._hand_no,
+            "dealer": self._dealer,
+            "direction": self._direction,
+            "hands": [list(h) for h in self._hands],
+            "pile": None if self._pile is None else list(self._pile),
+            "counts": None if self._counts is None else dict(self._counts),
+            "pile_n": self._pile_n,
+            "discard": list(self._discard),
+            "color": self._color,
+            "rng": rng,
+            "phase": self._phase,
+            "active": self._active,
+            "need": self._need,
+            "after": self._after,
+            "resume": self._resume,
+            "winner": self._winner,
+            "drawn": self._drawn,
+            "w4_player": self._w4_player,
+            "w4_legal": self._w4_legal,
+            "catchable": self._catchable,
+            "catch_draw": self._catch_draw,
+            "results": [dict(r) for r in self._results],
+            "scores": list(self._scores),
+            "challenges": [dict(c) for c in self._challenges],
+            "catches": [dict(c) for c in self._catches],
+            "status": self._status,
+            "placements": None
+            if self._placements is None
+            else [[p, v] for p, v in self._placements.items()],
+            "end": None if self._end is None else dict(self._end),
+            "events": self._events,
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> UnoGame:
+        if state.get("game") != cls.kind or state.get("version") != STATE_VERSION:
+            raise InvalidEvent("not an UNO state of a supported version")
+        try:
+            g = cls()
+            g._names = tuple(state["players"])
+            g._idx = {p: i for i, p in enumerate(g._names)}
+            g._n = len(g._names)
+            g.seed, g.deck, g.target, g.sheet = (
+                state["seed"],
+                state["deck"],
+                state["target"],
+                state["sheet"],
+            )
+            g._dealer0, g._hand_no, g._dealer = state["dealer0"], state["hand_no"], state["dealer"]
+            g._direction = state["direction"]
+            g._hands = [list(h) for h in state["hands"]]
+            g._pile = None if state["pile"] is None else list(state["pile"])
+            g._counts = None if state["counts"] is None else Counter(state["counts"])
+            g._pile_n = state["pile_n"]
+            g._discard = list(state["discard"])
+            g._color = state["color"]
+            if state["rng"] is not None:
+                version, internal, gauss = state["rng"]
+                g._rng = random.Random()
+                g._rng.setstate((version, tuple(internal), gauss))
+            g._phase, g._active = state["phase"], state["active"]
+            g._need, g._after, g._resume = state["need"], state["after"], state["resume"]
+            g._winner, g._drawn = state["winner"], state["drawn"]
+            g._w4_player, g._w4_legal = state["w4_player"], state["w4_legal"]
+            g._catchable, g._catch_draw = state["catchable"], state["catch_draw"]
+            g._results = [dict(r) for r in state["results"]]
+            g._scores = list(state["scores"])
+            g._challenges = [dict(c) for c in state["challenges"]]
+            g._catches = [dict(c) for c in state["catches"]]
+            g._status = state["status"]
+            pl = state["placements"]
+            g._placements = None if pl is None else {p: v for p, v in pl}
+            g._end = None if state["end"] is None else dict(state["end"])
+            g._events = state["events"]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidEvent(f"corrupt UNO state: {exc!r}") from None
+        return g
+
+    def copy(self) -> UnoGame:
+        """An independent copy (cheaper than a state round trip: the generator is copied
+        by its state, the lists one level deep)."""
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g._hands = [list(h) for h in self._hands]
+        g._pile = None if self._pile is None else list(self._pile)
+        g._counts = None if self._counts is None else Counter(self._counts)
+        g._discard = list(self._discard)
+        if self._rng is not None:
+            g._rng = random.Random()
+            g._rng.setstate(self._rng.getstate())
+        g._results = [dict(r) for r in self._results]
+        g._scores = list(self._scores)
+        g._challenges = [dict(c) for c in self._challenges]
+        g._catches = [dict(c) for c in self._catches]
+        g._placements = None if self._placements is None else dict(self._placements)
+        g._end = None if self._end is None else dict(self._end)
+        return g
+
+
+#: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
+#: everything before it changes anything and returns the seat that may be caught next.
+_HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
