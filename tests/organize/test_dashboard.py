@@ -395,3 +395,33 @@ def test_dashboard_queries_are_bounded(org, organizer, league, django_assert_max
     with django_assert_max_num_queries(22):
         response = org.get(url("organize", t.pk))
     assert response.status_code == 200
+
+
+def test_table_states_in_progress_with_the_latest_event(org, organizer, league):
+    import games.engine as engine
+    from tournaments.services import game_record_event
+
+    t = _event(org, league, players=8, table_sizes="4")
+    org.post(url("organize-start", t.pk))
+    rnd = Round.objects.get(tournament=t)
+    first, second = rnd.tables.order_by("number")
+    log = engine.simulate(game="tock", players=first.game.players, seed=3)
+    for n, event in enumerate(log[:3], start=1):
+        game_record_event(game=first.game_id, event=event, expected_sequence=n, user=organizer)
+    _finish_round_first_table_of(second, organizer)
+    html = org.get(url("organize", t.pk)).content.decode()
+    assert 'id="table-1"' in html and "state-in_progress" in html and "In progress" in html
+    assert re.search(r'class="latest small">Event 3: [^<]+</p>', html)
+    assert "state-finished" in html and "Not verified" in html
+    # the players in seat order
+    names = [s.player.display_name for s in first.seats.order_by("position")]
+    positions = [html.index(f"<li>{name}") for name in names]
+    assert positions == sorted(positions)
+    assert 'id="reseat-round"' not in html  # a table has events
+
+
+def _finish_round_first_table_of(table, user):
+    handles = [s.player.handle for s in table.seats.order_by("position")]
+    game_record_placements(
+        game=table.game, placements={h: i + 1 for i, h in enumerate(handles)}, user=user
+    )
