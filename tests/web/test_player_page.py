@@ -92,6 +92,9 @@ def test_the_demos_past_event_is_dated_on_its_day_not_today(client, demo):
     assert {c.game_finished_at.date() for c in changes} == {finished.starts_on}
     _, html = _player_page(client)
     assert finished.starts_on.strftime("%m/%d/%Y") in html  # in the chart
+    game = games.first()
+    page = client.get(reverse("tournaments:game-detail", args=[game.pk])).content.decode()
+    assert "played on" in page and f'datetime="{game.played_at.isoformat()}"' in page
 
 
 def test_the_recording_services_set_played_at_once(tournament, players):  # noqa: F811
