@@ -10,12 +10,14 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from rest_framework.test import APIClient
 
 import games.engine as engine
 from games.models import Game
+from outbox.live import live_flush
 from tests.live.conftest import _close_consumer_connections, layer  # noqa: F401 (fixtures)
 from tests.live.test_consumers import _open, _receive, _record
 from tests.replay.conftest import cut_with_pending_infraction
@@ -205,5 +207,18 @@ async def test_the_socket_sends_the_events_as_the_api_shows_them(layer):  # noqa
         message = await _receive(socket)
         assert message["type"] == "event" and message["sequence"] == scene.n + 1
         assert message["event"] == _masked(scene.log[scene.n], scene.maria_id)
+        # The rest of the game at once: the result message shows the placements as the
+        # game API does to the same visitor (masked).
+        await database_sync_to_async(game_record_log)(
+            game=scene.game_id, log=scene.log, user=SYSTEM
+        )
+        await sync_to_async(live_flush)()
+        messages = []
+        while not messages or messages[-1]["type"] != "result":
+            messages.append(await _receive(socket))
+        assert not _leaks(json.dumps(messages))
+        detail = await database_sync_to_async(_reads)(scene, None)
+        assert messages[-1]["placements"] == json.loads(detail["detail_text"])["placements"]
+        assert hidden_handle(player_id=scene.maria_id) in messages[-1]["placements"]
     finally:
         await socket.disconnect()
