@@ -1,7 +1,8 @@
 """The organizers' staff page: ``/tournaments/<pk>/organize/staff/``.
 
 Thin: the services (:mod:`tournaments.services.staff`) check the roles and validate;
-this view only routes the three forms (``action`` = ``add`` | ``create`` | ``remove``).
+this view only routes the forms (``action`` = ``add`` | ``create`` | ``remove`` |
+``link``: a new set-password link for an account whose password is not set yet).
 Anonymous visitors are sent to log in, signed-in users without the organizer role get
 403, a tournament they may not see 404. A new account's one-time set-password link is
 shown on the answer to the form that created it (never stored in a message cookie).
@@ -28,6 +29,7 @@ from tournaments.selectors.staff import tournament_staff
 from tournaments.services.staff import (
     STAFF_ROLES,
     staff_account_create,
+    staff_account_link,
     staff_add,
     staff_remove,
 )
@@ -111,6 +113,14 @@ def organize_staff(request: HttpRequest, pk: int) -> HttpResponse:
                 "username": account.user.get_username(),
                 "role": dict(Role.choices)[account.role],
                 "link": request.build_absolute_uri(account.set_password_path),
+            }
+            return _page(request, tournament, created=created)
+        elif action == "link":
+            path = staff_account_link(tournament=tournament, username=username, user=request.user)
+            created = {
+                "username": form["username"],
+                "link": request.build_absolute_uri(path),
+                "again": True,
             }
             return _page(request, tournament, created=created)
         else:

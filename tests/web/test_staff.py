@@ -366,3 +366,31 @@ def test_api_hidden_tournament_is_404(setup):
     assert api.get(api_url(tournament)).status_code == 404
     assert api.delete(api_url(tournament, "sam")).status_code == 404
     assert TournamentRole.objects.filter(user=users["scorekeeper"]).exists()
+
+
+def test_a_new_link_while_the_password_is_not_set(client, setup):
+    tournament, users = setup
+    account = staff_account_create(
+        tournament=tournament, username="kim", role="scorekeeper", user=users["league_organizer"]
+    )
+    client.force_login(users["organizer"])  # a tournament organizer may not
+    response = client.post(staff_url(tournament), {"action": "link", "username": "kim"})
+    assert response.status_code == 403
+    client.force_login(users["league_organizer"])
+    page = client.get(staff_url(tournament)).content.decode()
+    assert 'value="link"' in page
+    response = client.post(staff_url(tournament), {"action": "link", "username": "kim"})
+    assert response.status_code == 200
+    link = _link(response.content.decode())
+    assert link.startswith("/accounts/set-password/")
+    assert (
+        client.post(staff_url(tournament), {"action": "link", "username": "pia"}).status_code == 404
+    )
+    # Once the password is set, no new link.
+    member = account.user
+    member.set_password("tables-and-marbles-42")
+    member.save()
+    response = client.post(staff_url(tournament), {"action": "link", "username": "kim"})
+    assert response.status_code == 409
+    assert client.get(link).status_code == 200  # the old link no longer works either
+    assert "This link does not work" in client.get(link).content.decode()

@@ -21,6 +21,8 @@ class StaffMember:
     role_label: str
     via_league: bool = False
     removable: bool = False
+    #: The account has no password yet (created here, its link not used).
+    awaiting_password: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +61,7 @@ def tournament_staff(*, tournament: Tournament, user: Any) -> list[StaffMember]:
             role=r.role,
             role_label=str(labels.get(r.role, r.role)),
             removable=r.role != Role.ORGANIZER,
+            awaiting_password=not r.user.has_usable_password(),
         )
         for r in roles
     )

@@ -12,6 +12,9 @@ Rules and invariants:
   The link is Django's password-reset token (``default_token_generator``), so it stops
   working once the password is set (the token hashes the password) and after
   ``PASSWORD_RESET_TIMEOUT``. No mail is needed.
+* While the password is not set, organizers of the league may get a new link
+  (:func:`staff_account_link`), e.g. when the first one was lost; once it is set, the
+  owner changes it themself.
 * Every change is audited (``staff_added``, ``staff_removed``, ``staff_account_created``);
   any error means nothing was stored.
 """
@@ -191,3 +194,29 @@ def staff_account_create(
     return StaffAccount(
         user=member, role=role, set_password_path=staff_set_password_path(member=member)
     )
+
+
+def staff_account_link(*, tournament: Tournament, username: str, user: Any) -> str:
+    """A new one-time set-password link (its path) for a staff member of ``tournament``
+    who has not set a password yet (organizers of the league and superusers, like
+    creating the account). ``NotFound`` (404) for a username with no staff role here;
+    ``InvalidState`` (409) once the password is set. Audited ``staff_link_issued``."""
+    ensure_can_manage_league(user=user, league=tournament.league)
+    member = get_user_model().objects.filter(username=str(username or "").strip()).first()
+    if (
+        member is None
+        or not TournamentRole.objects.filter(
+            tournament=tournament, user=member, role__in=STAFF_ROLES
+        ).exists()
+    ):
+        raise NotFound(
+            _("%(name)s is not on this tournament's staff.") % {"name": str(username)[:150]}
+        )
+    if member.has_usable_password():
+        raise InvalidState(
+            _("%(name)s has set a password already.") % {"name": member.get_username()}
+        )
+    audit_write(
+        tournament=tournament, user=user, action="staff_link_issued", member=member.get_username()
+    )
+    return staff_set_password_path(member=member)
