@@ -23,7 +23,7 @@
   var page = document.getElementById("score-page");
   if (!page || !window.fetch || !window.DOMParser || !window.Promise) return;
   var cfg = (script && script.dataset) || {};
-  var REGIONS = ["#score-state", "#score-moves", "#score-result"];
+  var REGIONS = ["#score-head", "#score-moves", "#score-state", "#score-result"];
   var RETRIES = 3;
   var busy = false;
 
