@@ -415,3 +415,16 @@ def test_the_page_is_phone_first_and_translated(client, game, users):
     html = keeper.get(url(game), HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert 'name="viewport"' in html
     assert 'lang="de"' in html
+
+
+def test_a_refused_raw_event_is_shown_again_in_its_form(client, game, users):
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    assert post_event(keeper, game, log_for()[0], 1).status_code == 303
+    response = keeper.post(
+        url(game),
+        {"action": "event", "event": '{"type": "dance"}', "sequence": 2, "key": "r", "raw": "1"},
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert '<details class="raw-event" open>' in html
+    assert "{&quot;type&quot;: &quot;dance&quot;}</textarea>" in html
