@@ -36,10 +36,11 @@ from tournaments.errors import NotAllowed, NotFound
 from tournaments.forms import PlayerAddForm, PlayerCsvForm, TournamentSettingsForm
 from tournaments.models import Registration, Round, Tournament
 from tournaments.permissions import ensure_can_manage_league, ensure_can_manage_tournament
-from tournaments.selectors import league_get_visible, tournament_get_visible
-from tournaments.selectors.organize import (
+from tournaments.selectors import (
+    league_get_visible,
     organize_audit_page,
     organize_dashboard,
+    tournament_get_visible,
 )
 from tournaments.services import (
     registration_check_in,

@@ -174,3 +174,19 @@ def test_check_in_all_and_check_out(setup):
     assert actions.count("checked_in") == 3 and actions.count("checked_out") == 1
     with pytest.raises(NotAllowed):
         registration_check_in_all(tournament=tournament, user=UserFactory())
+
+
+def test_the_api_refuses_strangers_before_looking_handles_up(setup):
+    from django.urls import reverse
+
+    from tests.api.conftest import token_client
+
+    tournament, _organizer = setup
+    PlayerFactory(handle="known")
+    stranger = token_client(UserFactory())
+    path = reverse("api:tournament-players", args=[tournament.pk])
+    for handles in (["ghost"], ["known"], ["known", "ghost"]):
+        response = stranger.post(path, {"handles": handles}, format="json")
+        assert response.status_code == 403, handles
+        assert response.json()["code"] == "not_allowed"
+    assert not Registration.objects.exists()

@@ -8,7 +8,8 @@ detail endpoints return plain data (dataclasses); ratings (``league_top_ratings`
 ``player_rating_histories``, ...) are :mod:`ratings.selectors`.
 
 Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standings`,
-:mod:`.players`, :mod:`.games`; every public name is importable from here.
+:mod:`.players`, :mod:`.games`, :mod:`.organize` (the organizer dashboard); every public
+name is importable from here.
 """
 
 from tournaments.selectors.audit import AuditEntry, tournament_audit
@@ -28,6 +29,14 @@ from tournaments.selectors.leagues import (
     league_get_visible,
     league_list,
     league_top_ratings_shown,
+)
+from tournaments.selectors.organize import (
+    Dashboard,
+    RoundPanel,
+    TableState,
+    organize_audit_page,
+    organize_dashboard,
+    organize_round_panel,
 )
 from tournaments.selectors.players import (
     PlayerDetail,
@@ -68,6 +77,12 @@ from tournaments.selectors.visibility import (
 )
 
 __all__ = [
+    "Dashboard",
+    "RoundPanel",
+    "TableState",
+    "organize_audit_page",
+    "organize_dashboard",
+    "organize_round_panel",
     "LAST_EVENT",
     "AuditEntry",
     "tournament_audit",
