@@ -8,9 +8,11 @@
     several files are given). Exit status: 0 all valid (a log may stop mid-game),
     1 some log invalid, 2 some input unreadable (the highest applies).
 
-``simulate --game tock --players 4 --seed 7 [--mistakes P] [--knocks P] [--mode M] [--count N]``
+``simulate --game tock|uno --players 4 --seed 7 [--mistakes P] [--knocks P] [--mode M]
+[--deck D] [--target T] [--count N]``
     Bots play complete games. ``--mistakes``, ``--knocks`` and ``--mode`` are TOCK's
-    simulator options; only the flags given are passed to the kind's simulator. One
+    simulator options, ``--deck`` and ``--target`` UNO's; only the flags given are
+    passed to the kind's simulator (a flag the kind does not take is an error). One
     game: its log as JSON Lines. With ``--count N`` (seeds ``seed .. seed+N-1``): one
     game a line, each a JSON array of its events; or, with ``--out DIR``, one JSON Lines
     file a game, ``DIR/<game>-<seed>.jsonl``.
@@ -25,7 +27,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from . import jsonio
-from .base import Game, game_kinds
+from .base import Game, game_class, game_kinds
 from .errors import EngineError, LogError
 from .log import format_log, replay_text
 from .simulate import simulate
@@ -41,7 +43,11 @@ def _read(path: str) -> bytes:
 
 
 def format_summary(summary: dict[str, Any]) -> str:
-    """A short human-readable block for a game summary."""
+    """A short human-readable block for a game summary (a kind may give its own as
+    ``cls.text_summary(summary)``; TOCK's is this one)."""
+    own = getattr(game_class(summary["game"]), "text_summary", None)
+    if own is not None:
+        return own(summary)
     lines = [
         f"game: {summary['game']}  status: {summary['status']}  events: {summary['events']}",
         f"turn: {summary['turn'] or '-'}  table: {summary['table']}",
@@ -110,6 +116,10 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except EngineError as exc:
         print(f"error: {exc}", file=err)
         return EXIT_INVALID
+    except TypeError:  # an option the kind's simulator does not take
+        given = ", ".join(f"--{name}" for name in options)
+        print(f"error: {args.game} does not take {given}", file=err)
+        return EXIT_INVALID
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         for seed, log in logs:
@@ -127,7 +137,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 #: The simulator options the ``simulate`` command has flags for (TOCK's). Only those
 #: the user gave are passed on, so a kind whose simulator has none of them is not
 #: handed any (its simulator's own defaults apply).
-SIMULATE_OPTIONS = ("mistakes", "knocks", "mode")
+SIMULATE_OPTIONS = ("mistakes", "knocks", "mode", "deck", "target")
 
 
 def simulate_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -147,12 +157,14 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="one JSON summary a line")
     sp = sub.add_parser("simulate", help="bots play complete games; print their logs")
     sp.add_argument("--game", default="tock", choices=game_kinds())
-    sp.add_argument("--players", type=int, default=4, help="number of players (2-6)")
+    sp.add_argument("--players", type=int, default=4, help="number of players (TOCK 2-6, UNO 2-10)")
     sp.add_argument("--names", help="comma-separated player names (overrides --players)")
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--mistakes", type=float, help="TOCK: probability of an infraction (0)")
     sp.add_argument("--knocks", type=float, help="TOCK: probability of knocking (0)")
     sp.add_argument("--mode", choices=("table", "strict"), help="TOCK: table (default) or strict")
+    sp.add_argument("--deck", choices=("classic", "2018"), help="UNO: the deck (classic)")
+    sp.add_argument("--target", type=int, help="UNO: the score that ends the game (500)")
     sp.add_argument("--count", type=int, default=0, help="number of games (seeds seed..)")
     sp.add_argument("--out", help="with --count: directory for one .jsonl file a game")
     return parser

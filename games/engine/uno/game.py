@@ -911,6 +911,29 @@ class UnoGame(Game):
         return [{"type": "catch", "by": q, "against": against} for q in self._names if q != against]
 
     # ------------------------------------------------------------------ serialisation
+    @classmethod
+    def text_summary(cls, summary: Mapping[str, Any]) -> str:
+        """A short human-readable block for ``replay`` without ``--json``."""
+        arrow = "clockwise" if summary["direction"] == 1 else "counter-clockwise"
+        lines = [
+            f"game: uno  status: {summary['status']}  events: {summary['events']}",
+            f"hand: {summary['hand']}  dealer: {summary['dealer']}  turn: "
+            f"{summary['turn'] or '-'}  direction: {arrow}",
+            f"top: {summary['top'] or '-'}  colour: {summary['color'] or '-'}  "
+            f"draw pile: {summary['draw_pile']}",
+        ]
+        for name in summary["players"]:
+            hand = " ".join(summary["hands"][name]) or "-"
+            lines.append(f"  {name}: {summary['scores'][name]} points  hand [{hand}]")
+        if summary["placements"]:
+            ordered = sorted(summary["placements"].items(), key=lambda kv: kv[1])
+            lines.append("placements: " + ", ".join(f"{n} ({place})" for n, place in ordered))
+        lines.append(
+            f"hands played: {len(summary['hand_results'])}  challenges: "
+            f"{len(summary['challenges'])}  catches: {len(summary['catches'])}"
+        )
+        return "\n".join(lines)
+
     def summary(self) -> dict[str, Any]:
         names = self._names
         pile = len(self._pile) if self._pile is not None else self._pile_n
