@@ -342,7 +342,7 @@ def organize_check_in_all(request: HttpRequest, tournament: Tournament) -> HttpR
     return _back(tournament, "players", q=_search(request))
 
 
-#: The actions on one registration: (service, destructive).
+#: The actions on one registration (drop and no-show ask for a confirmation first).
 _PLAYER_ACTIONS = {"check-in", "check-out", "drop", "no-show"}
 
 

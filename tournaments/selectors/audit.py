@@ -25,7 +25,8 @@ class AuditEntry:
 def tournament_audit(*, tournament: Tournament, user: Any = None) -> list[AuditEntry]:
     """The tournament's audit log, oldest first. 1 query.
 
-    Actions: ``created``, ``settings_changed``, ``checked_in``, ``dropped``,
+    Actions: ``created``, ``settings_changed``, ``registered``, ``checked_in``,
+    ``checked_out``, ``dropped``,
     ``started``, ``round_seated``, ``round_finished``, ``round_reseated``, ``time_up``,
     ``no_show``, ``finished`` (``early`` when ended by hand), ``progress_failed``.
     With ``user``, only the tournament's organizers (else ``NotAllowed``); without it

@@ -48,6 +48,9 @@ AUDIT_ACTIONS = {
     "no_show": gettext_lazy("No-show"),
     "finished": gettext_lazy("Finished"),
     "progress_failed": gettext_lazy("Automatic progression failed"),
+    "staff_added": gettext_lazy("Staff added"),
+    "staff_removed": gettext_lazy("Staff removed"),
+    "staff_account_created": gettext_lazy("Staff account created"),
 }
 
 
@@ -236,6 +239,9 @@ class AuditRow:
 
 
 def _detail_text(value: Any) -> str:
+    """An audit detail as text: a list of lists (a round's tables) as groups."""
+    if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
+        return " | ".join(_detail_text(v) for v in value)
     if isinstance(value, list):
         return ", ".join(_detail_text(v) for v in value)
     if value is None:
