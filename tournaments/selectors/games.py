@@ -114,9 +114,10 @@ class VisibleGame:
     ``game`` and ``table`` come from :func:`game_get_visible` (hidden players under their
     neutral names); ``full`` says whether the visitor sees everything (see
     :func:`game_view_for`); ``state`` is :func:`games.selectors.game_derived_state` with
-    its summary replaced by ``summary`` when ``at`` is the last event; ``summary`` is the
+    its summary (after the last event) as this visitor may see it; ``summary`` is the
     engine's summary after event ``at`` as this visitor may see it (``None`` without a
-    log); ``names`` maps each handle as shown to the name to show.
+    log); ``names`` maps each handle as shown to the name to show (filled when asked
+    for with ``with_names``).
     """
 
     game: Game
@@ -208,7 +209,8 @@ def game_view_for(
     if at is None or at == "":
         at_n, summary = last, state["summary"]
     elif at is LAST_EVENT:
-        game_state_at(game=game, at=None)  # BadStatePoint without a log; else no query
+        if not last:
+            game_state_at(game=game, at=None)  # raises BadStatePoint: no log
         at_n, summary = last, state["summary"]
     else:
         # game_state_at validates ``at`` and replays the stored log (real handles):
