@@ -181,3 +181,36 @@ def test_every_role_gets_the_page_with_bounded_queries(client, demo, django_asse
         for tournament, params in ((running, {"find": "a"}), (running, {}), (demo["finished"], {})):
             with django_assert_max_num_queries(limit):
                 _page(client, tournament, **params)
+
+
+def _running_event(n_players: int) -> Tournament:
+    """A running event with one round seated at tables of 4, half of them finished."""
+    tournament = TournamentFactory(status="running", rounds_count=3)
+    players = [PlayerFactory() for _ in range(n_players)]
+    for p in players:
+        RegistrationFactory(tournament=tournament, player=p)
+    rnd = RoundFactory(tournament=tournament, number=1)
+    for number, start in enumerate(range(0, n_players, 4), start=1):
+        seated = players[start : start + 4]
+        table = seat_table(rnd, seated, number=number)
+        if number % 2:
+            game_services.game_set_placements(
+                game=table.game,
+                placements={p.handle: place for place, p in enumerate(seated, start=1)},
+                user=None,
+            )
+    return tournament
+
+
+def test_the_query_count_does_not_grow_with_the_players(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for n in (8, 40):
+        tournament = _running_event(n)
+        with CaptureQueriesContext(connection) as queries:
+            _, html = _page(client, tournament, find="p")
+        assert html.count("<li data-search=") == n
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
