@@ -428,3 +428,18 @@ def test_a_refused_raw_event_is_shown_again_in_its_form(client, game, users):
     html = response.content.decode()
     assert '<details class="raw-event" open>' in html
     assert "{&quot;type&quot;: &quot;dance&quot;}</textarea>" in html
+
+
+def test_the_page_runs_a_bounded_number_of_queries(
+    client, game, users, django_assert_max_num_queries
+):
+    """Session, user, the game and its table, the role checks (view, record, referee),
+    the latest events: the same count after 3 events as after 30 (no query per event or
+    per move; the engine state comes from the cache)."""
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    log = log_for()
+    for n, event in enumerate(log[:30], start=1):
+        assert post_event(keeper, game, event, n, key=f"q{n}").status_code == 303
+        if n in (3, 30):
+            with django_assert_max_num_queries(14):
+                assert keeper.get(url(game)).status_code == 200
