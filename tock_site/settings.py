@@ -99,7 +99,27 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Wait for a competing writer instead of failing at once ("database is locked").
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
+    # Each request may run in a thread of its own (daphne, uvicorn, threaded workers), and
+    # Django keeps one connection per thread: with CONN_MAX_AGE > 0 every such thread
+    # kept its connection until PostgreSQL refused clients. So by default a bounded pool
+    # per process (psycopg_pool through Django's OPTIONS["pool"]): a request borrows a
+    # connection and returns it when it ends; at most DB_POOL_MAX_SIZE are open per
+    # process, and a request that finds none free waits DB_POOL_TIMEOUT seconds, then
+    # fails (an error page, never a connection past the bound). The pool needs
+    # CONN_MAX_AGE = 0.
+    # DB_POOL=false (e.g. behind PgBouncer) falls back to per-thread connections that
+    # live DB_CONN_MAX_AGE seconds (default 0: closed after each request).
+    if env.bool("DB_POOL", default=True):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env.int("DB_POOL_MIN_SIZE", default=1),
+            "max_size": env.int("DB_POOL_MAX_SIZE", default=8),
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            # Recycle idle connections beyond min_size after 5 minutes.
+            "max_idle": env.float("DB_POOL_MAX_IDLE", default=300.0),
+        }
+    else:
+        DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     # Fail fast (and let /healthz answer) when PostgreSQL cannot be reached.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(

@@ -99,3 +99,48 @@ print(json.dumps({
     assert got["ssl"] and got["session"] and got["csrf"]
     assert got["hsts"] >= 31536000
     assert any("healthz" in pattern for pattern in got["exempt"])
+
+
+POOL = """
+import json, django
+django.setup()
+from django.conf import settings
+db = settings.DATABASES["default"]
+print(json.dumps({"max_age": db["CONN_MAX_AGE"], "pool": db.get("OPTIONS", {}).get("pool")}))
+"""
+
+
+def test_postgresql_uses_a_bounded_pool_sized_from_the_environment():
+    """Requests in threads must share a bounded pool, never keep one connection each."""
+    url = "postgres://tock:pw@db.internal:5432/tock"
+    got = python_json(POOL, env=clean_env(DATABASE_URL=url))
+    assert got["max_age"] == 0  # Django refuses a pool with persistent connections
+    assert got["pool"]["max_size"] >= got["pool"]["min_size"] >= 1
+    assert got["pool"]["timeout"] > 0
+    sized = clean_env(
+        DATABASE_URL=url, DB_POOL_MIN_SIZE="2", DB_POOL_MAX_SIZE="6", DB_POOL_TIMEOUT="3.5"
+    )
+    got = python_json(POOL, env=sized)
+    assert (got["pool"]["min_size"], got["pool"]["max_size"]) == (2, 6)
+    assert got["pool"]["timeout"] == 3.5
+    # Production settings keep the pool (they inherit the database section).
+    production = dict(
+        sized,
+        DJANGO_SETTINGS_MODULE="tock_site.settings_production",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+        DJANGO_ALLOWED_HOSTS="example.org",
+    )
+    got = python_json(POOL, env=production)
+    assert got["max_age"] == 0 and got["pool"]["max_size"] == 6
+
+
+def test_the_pool_can_be_turned_off_for_an_external_pooler():
+    env = clean_env(DATABASE_URL="postgres://tock:pw@db.internal:5432/tock", DB_POOL="false")
+    got = python_json(POOL, env=env)
+    assert got["pool"] is None
+    assert got["max_age"] == 0  # closed after each request unless DB_CONN_MAX_AGE says more
+
+
+def test_sqlite_has_no_pool():
+    got = python_json(POOL, env=clean_env())
+    assert got["pool"] is None
