@@ -24,7 +24,13 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -136,9 +142,17 @@ def _confirm(
     button: str,
     explanation: str = "",
 ) -> HttpResponse | None:
-    """The confirmation page unless the POST says ``confirm=yes`` (then ``None``)."""
-    if request.POST.get("confirm") == "yes":
+    """The confirmation page unless the request is a POST saying ``confirm=yes`` (then
+    ``None``). Reached by a POST without it, or by a GET (a link); the page posts the
+    same fields again with ``confirm=yes``."""
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
         return None
+    given = request.POST if request.method == "POST" else request.GET
+    fields = [
+        (key, value)
+        for key, value in given.items()
+        if key not in ("csrfmiddlewaretoken", "confirm")
+    ]
     return render(
         request,
         "tournaments/organize/confirm.html",
@@ -148,6 +162,7 @@ def _confirm(
             "explanation": explanation,
             "button": button,
             "action": request.path,
+            "fields": fields,
             "q": _search(request),
         },
     )
@@ -347,13 +362,16 @@ _PLAYER_ACTIONS = {"check-in", "check-out", "drop", "no-show"}
 
 
 @_organizer_page
-@require_POST
+@require_http_methods(["GET", "POST"])
 def organize_player_action(
     request: HttpRequest, tournament: Tournament, handle: str, action: str
 ) -> HttpResponse:
-    """Check in, undo the check-in, drop or mark as no-show one registered player."""
+    """Check in, undo the check-in, drop or mark as no-show one registered player.
+    Drop and no-show are links (GET: the confirmation page); the rest are POST only."""
     if action not in _PLAYER_ACTIONS:
         raise Http404()
+    if request.method == "GET" and action not in ("drop", "no-show"):
+        return HttpResponseNotAllowed(["POST"])
     registration = (
         Registration.objects.filter(tournament=tournament, player__handle=handle)
         .select_related("player", "tournament__league")

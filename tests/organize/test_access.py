@@ -80,7 +80,11 @@ def test_non_organizers_get_403_and_change_nothing(users, tournament, league, ro
     client = client_for(users[role])
     before = _snapshot(tournament)
     tournaments_before = Tournament.objects.count()
-    for page in (url("organize", tournament.pk), url("organize-audit", tournament.pk)):
+    for page in (
+        url("organize", tournament.pk),
+        url("organize-audit", tournament.pk),
+        url("organize-player-action", tournament.pk, "me", "drop"),
+    ):
         assert client.get(page).status_code == 403, page
     assert client.get(url("tournament-create", league.slug)).status_code == 403
     for action, body in _posts(tournament):

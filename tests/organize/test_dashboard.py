@@ -193,6 +193,12 @@ def test_drop_asks_for_confirmation(org, league):
     assert "Drop Player 1?" in html and 'name="confirm" value="yes"' in html
     assert 'name="q" value="x"' in html  # the form posts the same fields again
     assert not Registration.objects.get(tournament=t, player__handle="p01").dropped
+    # the dashboard's link (GET) shows the same page
+    link = url("organize-player-action", t.pk, "p01", "drop")
+    assert f'href="{link}"' in org.get(url("organize", t.pk)).content.decode()
+    response = org.get(link + "?q=pl")
+    assert response.status_code == 200 and 'name="q" value="pl"' in response.content.decode()
+    assert not Registration.objects.get(tournament=t, player__handle="p01").dropped
     response = org.post(url("organize-player-action", t.pk, "p01", "drop"), {"confirm": "yes"})
     assert response.status_code == 302
     assert Registration.objects.get(tournament=t, player__handle="p01").dropped
