@@ -33,9 +33,9 @@ from tournaments.services.progression import (
 )
 from tournaments.services.recording import (
     friendly_game_create,
+    game_record_bye,
     game_record_event,
     game_record_log,
-    game_record_bye,
     game_record_placements,
     game_record_void,
     game_refresh,
@@ -46,8 +46,24 @@ from tournaments.services.registration import (
     registration_create_many,
     registration_csv_parse,
 )
+from tournaments.services.staff import (
+    STAFF_ROLES,
+    StaffAccount,
+    staff_account_create,
+    staff_account_link,
+    staff_add,
+    staff_remove,
+    staff_set_password_path,
+)
 
 __all__ = [
+    "STAFF_ROLES",
+    "StaffAccount",
+    "staff_account_create",
+    "staff_account_link",
+    "staff_add",
+    "staff_remove",
+    "staff_set_password_path",
     "friendly_game_create",
     "game_record_event",
     "game_record_log",
