@@ -28,7 +28,8 @@ def tournament_audit(*, tournament: Tournament, user: Any = None) -> list[AuditE
     Actions: ``created``, ``settings_changed``, ``registered``, ``checked_in``,
     ``checked_out``, ``dropped``,
     ``started``, ``round_seated``, ``round_finished``, ``round_reseated``, ``time_up``,
-    ``no_show``, ``finished`` (``early`` when ended by hand), ``progress_failed``.
+    ``no_show``, ``finished`` (``early`` when ended by hand), ``progress_failed``,
+    ``staff_added``, ``staff_removed``, ``staff_account_created``, ``staff_link_issued``.
     With ``user``, only the tournament's organizers (else ``NotAllowed``); without it
     the caller has checked.
     """

@@ -51,6 +51,7 @@ AUDIT_ACTIONS = {
     "staff_added": gettext_lazy("Staff added"),
     "staff_removed": gettext_lazy("Staff removed"),
     "staff_account_created": gettext_lazy("Staff account created"),
+    "staff_link_issued": gettext_lazy("New set-password link for a staff member"),
 }
 
 
