@@ -34,6 +34,7 @@
   // ---------------------------------------------------------------- background toggles
   function swapFrom(html, selectors) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    if (!doc.querySelector(selectors[0])) return false; // not the dashboard (signed out...)
     selectors.forEach(function (selector) {
       var current = document.querySelector(selector);
       var fresh = doc.querySelector(selector);
@@ -46,6 +47,7 @@
       var main = document.getElementById("content");
       if (main) main.parentNode.insertBefore(messages, main);
     }
+    return true;
   }
 
   function onSubmit(event) {
@@ -63,7 +65,7 @@
         return response.text();
       })
       .then(function (html) {
-        swapFrom(html, ["#registrations", "#overview"]);
+        if (!swapFrom(html, ["#registrations", "#overview"])) throw new Error("not the dashboard");
         filterRows();
       })
       .catch(function () { form.submit(); }); // the page way: post and reload
