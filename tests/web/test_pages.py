@@ -166,7 +166,7 @@ def test_rules_page_renders_markdown_or_says_it_is_missing(client, tmp_path, mon
     html = client.get(reverse("tournaments:rules-kind", args=["tock"])).content.decode()
     assert "not written yet" in html
     # Rules pages exist for the kinds the engine plays, and for nothing else.
-    assert client.get(reverse("tournaments:rules-kind", args=["uno"])).status_code == 404
+    assert client.get(reverse("tournaments:rules-kind", args=["casino"])).status_code == 404
 
 
 def test_the_game_page_shows_what_the_kind_presenter_gives():
