@@ -10,7 +10,7 @@ from django.contrib.staticfiles import finders
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from tests.tournaments.factories import TournamentFactory
+from tests.tournaments.factories import TournamentFactory, UserFactory
 from tock_site import urls as site_urls
 from tock_site.error_views import server_error
 
@@ -109,3 +109,14 @@ def test_api_docs_are_served_from_our_own_static_files(client):
     assert not re.search(r"https?://", html), "no file from another site"
     # Linked from the navigation.
     assert reverse("api-docs") in client.get(reverse("home")).content.decode()
+
+
+@pytest.mark.django_db
+@NO_DEBUG
+def test_403_is_our_page(client):
+    tournament = TournamentFactory()
+    client.force_login(UserFactory())
+    response = client.get(reverse("tournaments:organize-staff", args=[tournament.pk]))
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Not allowed" in html and 'class="site-header"' in html
