@@ -3,7 +3,9 @@
 #   make run     venv + install + migrate + demo data, serve http://127.0.0.1:8000 (embedded mode)
 #   make test    venv + install, run every test (real services if DATABASE_URL/REDIS_URL are set)
 #   make lint    ruff check
-#   make bench   run the benchmarks in bench/
+#   make serve   the production way of serving, on one port (HTTP + WebSockets): gunicorn
+#                with WEB_CONCURRENCY uvicorn workers (tock_site/gunicorn.conf.py), DEBUG off
+#   make bench   run the benchmarks in bench/ (every bench/bench_*.py)
 #   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +14,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint format bench worker beat migrate demo install check-deploy messages clean
+.PHONY: run serve test lint format bench worker beat migrate demo install check-deploy messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -38,6 +40,14 @@ run: demo
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving on http://$(HOST):$(PORT)/ (demo organizer: demo / demo)"
 	$(BIN)/daphne -b $(HOST) -p $(PORT) tock_site.asgi:application
+
+# Settings from the environment as in production (DATABASE_URL, REDIS_URL, WEB_CONCURRENCY,
+# WEB_THREADS, DB_POOL_*: docs/deploy.md); DEBUG is off unless DJANGO_DEBUG says otherwise.
+serve: migrate
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Serving on http://$(HOST):$(PORT)/ (HTTP and WebSockets)"
+	HOST=$(HOST) PORT=$(PORT) DJANGO_DEBUG=$${DJANGO_DEBUG:-false} \
+	  $(BIN)/gunicorn -c tock_site/gunicorn.conf.py
 
 # DATABASE_URL, REDIS_URL and REQUIRE_SERVICES pass through from the environment.
 test: install

@@ -1,4 +1,4 @@
-"""Container health check: GET /healthz on the local daphne, with a Host it accepts.
+"""Container health check: GET /healthz on the local web server, with a Host it accepts.
 
 Exit 0 while the site answers 200 (database up; Redis or workers may be degraded).
 """
