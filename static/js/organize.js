@@ -8,12 +8,22 @@
  *    the filter text and the scroll position stay;
  *  - the round clock: every [data-deadline] counts down each second (the server's
  *    deadline, ISO 8601; labels from data-label-left "Time left: %s" and
- *    data-label-over).
+ *    data-label-over);
+ *  - after a form is shown again with its errors (the URL of a POST-only action), the
+ *    address becomes the dashboard's (data-dashboard-url) for reloads and live.js.
  *
  * Live updates (static/js/live.js) replace the regions; "tock:live-updated" re-applies
  * the filter and restarts the clocks. No build step, no dependencies. */
 (function () {
   "use strict";
+  var script = document.currentScript;
+
+  // A form shown again with its errors has the action's URL (a POST-only one): give the
+  // address bar the dashboard's, so that a reload and live.js's refetch get the page.
+  var dashboardUrl = script && script.getAttribute("data-dashboard-url");
+  if (dashboardUrl && window.history && history.replaceState && location.pathname !== dashboardUrl) {
+    history.replaceState(null, "", dashboardUrl + location.hash);
+  }
 
   // ---------------------------------------------------------------- the filter
   function filterRows() {
