@@ -612,6 +612,16 @@ def test_registered_and_restorable():
     assert r.to_state() == g.to_state()
 
 
+def test_public_summary_hides_the_hands_while_a_hand_runs():
+    g = new_game(("a", "b"))
+    assert engine.UnoGame.public_summary(g.summary()) == g.summary()
+    deal(g, "R5")
+    shown = engine.UnoGame.public_summary(g.summary())
+    assert shown["hands"] == {"a": [], "b": []} and shown["hand_sizes"] == {"a": 7, "b": 7}
+    g.push({"type": "end", "reason": "time"})
+    assert engine.UnoGame.public_summary(g.summary()) == g.summary()
+
+
 def test_other_events_are_refused():
     g = new_game()
     deal(g, "R5")

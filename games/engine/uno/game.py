@@ -910,6 +910,21 @@ class UnoGame(Game):
         against = self._names[target]
         return [{"type": "catch", "by": q, "against": against} for q in self._names if q != against]
 
+    # ------------------------------------------------------------------ public view
+    @classmethod
+    def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:
+        """A spectator's view of a game in progress: while a hand is running (``turn``
+        is not ``null``) nobody at the table sees another player's cards, so every
+        ``hands`` list is emptied and ``hand_sizes`` (``{player: number of cards}``)
+        is added instead. Between hands the hands left are shown, as they are when a
+        hand is scored at the table."""
+        shown = dict(summary)
+        hands = summary.get("hands")
+        if summary.get("turn") is not None and isinstance(hands, Mapping):
+            shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
+            shown["hands"] = {p: [] for p in hands}
+        return shown
+
     # ------------------------------------------------------------------ serialisation
     @classmethod
     def text_summary(cls, summary: Mapping[str, Any]) -> str:
