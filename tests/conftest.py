@@ -36,9 +36,14 @@ Fixtures for everybody
     ``CHANNEL_LAYERS`` switched to a Redis channel layer with a prefix of its own
     for the test (needs Redis).
 ``chromium``
-    ``{"browser": path, "driver": path-or-""}`` of Debian's headless Chromium and
-    chromedriver, for tests marked ``browser``; skips without Chromium (fails under
+    ``{"browser": path}`` of Debian's Chromium (``shutil.which("chromium")``), for tests
+    marked ``browser`` (Playwright launches it: no driver binary, no browser download;
+    see ``tests/browser/conftest.py``); skips without Chromium (fails under
     ``REQUIRE_SERVICES=1``; ``.ci/run`` installs it).
+
+SQLite test database: in memory, except in a run that collects browser tests: they
+serve the site from another thread, whose connections cannot share an in-memory
+database, so such a run gets a file in a temporary directory instead.
 
 Helper: :func:`missing_service` skips (or fails under ``REQUIRE_SERVICES=1``) with
 a reason; use it for any other service a test needs (e.g. Chromium).
@@ -129,13 +134,26 @@ def _empty_cache_after_each_test() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
-    """A test database of its own for every run (PostgreSQL); pytest-django drops it."""
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A test database of its own for every run (PostgreSQL); pytest-django drops it.
+    SQLite: in memory, or a temporary file when the run has browser tests."""
     from django.conf import settings
 
-    for db in settings.DATABASES.values():
+    browser_run = any(item.get_closest_marker("browser") for item in request.session.items)
+    for alias, db in settings.DATABASES.items():
         if db["ENGINE"] == "django.db.backends.sqlite3":
-            continue  # in memory: private to the process anyway
+            if browser_run:  # the live server's threads need connections of their own
+                folder = tmp_path_factory.mktemp("sqlite")
+                db.setdefault("TEST", {})["NAME"] = str(folder / f"test_{alias}.sqlite3")
+                # A throwaway file: no fsync; WAL lets the pages read while a test writes.
+                db.setdefault("OPTIONS", {})["init_command"] = (
+                    "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL"
+                )
+            continue  # else in memory: private to the process anyway
         test = db.setdefault("TEST", {})
         base = test.get("NAME") or f"test_{db['NAME']}"
         test["NAME"] = f"{base}_{RUN_ID}"[:63]
@@ -172,7 +190,7 @@ def chromium() -> dict[str, str]:
     browser = next((path for name in names if (path := shutil.which(name))), None)
     if not browser:
         missing_service("Chromium is not installed (Debian: apt-get install chromium)")
-    return {"browser": browser, "driver": shutil.which("chromedriver") or ""}
+    return {"browser": browser}
 
 
 @pytest.fixture

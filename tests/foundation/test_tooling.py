@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -23,7 +24,8 @@ def test_each_run_gets_its_own_test_database(settings, requires_postgres):
 @pytest.mark.django_db
 def test_the_test_database_is_in_use():
     """Tests never touch the development database: PostgreSQL runs get a database of
-    their own (named after the run), SQLite runs an in-memory one."""
+    their own (named after the run), SQLite runs an in-memory one (a temporary file when
+    browser tests run)."""
     from django.db import connection
 
     name = connection.settings_dict["NAME"]
@@ -31,7 +33,8 @@ def test_the_test_database_is_in_use():
         assert name.endswith(RUN_ID)
     else:
         assert connection.vendor == "sqlite"
-        assert connection.is_in_memory_db(), name
+        # In memory, or a temporary file in a run with browser tests (tests/conftest.py).
+        assert connection.is_in_memory_db() or str(name).startswith(tempfile.gettempdir()), name
         assert not str(name).endswith("db.sqlite3")
 
 
