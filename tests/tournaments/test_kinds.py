@@ -24,14 +24,21 @@ def test_kinds_are_the_engines():
     assert dict(League._meta.get_field("kind").choices) == dict(engine.kind_choices())
     assert kinds.player_count_range("tock") == (2, 6)
     assert "center" in kinds.reserved_names()
+    assert ("uno", "UNO") in kinds.game_kind_choices()
+    assert kinds.player_count_range("uno") == (2, 10)
+
+
+def test_an_uno_league_can_be_created():
+    league = services.league_create(name="Uno Nights", slug="uno", kind="uno", user=SYSTEM)
+    assert league.kind == "uno"
 
 
 def test_a_kind_the_engine_cannot_play_cannot_be_chosen():
     with pytest.raises(InvalidConfiguration):
-        services.league_create(name="Uno Nights", slug="uno", kind="uno", user=SYSTEM)
+        services.league_create(name="Casino Nights", slug="casino", kind="casino", user=SYSTEM)
     with pytest.raises(MalformedInput):
         services.friendly_game_create(
-            kind="uno", placements={"a": 1, "b": 2}, user=SYSTEM, create_players=True
+            kind="casino", placements={"a": 1, "b": 2}, user=SYSTEM, create_players=True
         )
     assert not League.objects.exists() and not Game.objects.exists()
 
