@@ -242,6 +242,24 @@ def test_seat_positions_balanced_over_an_event(n, rounds, seed):
         assert counts[3] <= bound  # nor keeps sitting last
 
 
+@settings(max_examples=10, deadline=None)
+@given(
+    n=st.sampled_from([8, 12, 16, 20, 24]),
+    rounds=st.integers(min_value=2, max_value=6),
+    seed=st.integers(0, 10_000),
+    sizes=st.sampled_from([(4, 3), (4,), (3, 4, 5)]),
+)
+def test_every_round_of_a_small_event_beats_or_ties_the_greedy(n, rounds, seed, sizes):
+    """Random small events, seated round after round by the optimiser (its own history):
+    every round has no more repeat pairs than the greedy on the same input, at no more
+    mean spread (the per-round bound, see :mod:`tournaments.seating.optimise`)."""
+    _, history = _simulate(n, rounds, seed, sizes)
+    for request, tables in history[1:]:
+        ours, greedy = measure(tables, request), measure(greedy_baseline(request), request)
+        assert ours.repeats <= greedy.repeats
+        assert ours.mean_spread <= greedy.mean_spread + 1e-9
+
+
 def test_an_event_avoids_repeats_better_than_the_greedy():
     ours = greedy = 0
     for seed in range(3):
