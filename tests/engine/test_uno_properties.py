@@ -53,6 +53,14 @@ def test_every_game_ends_and_replays_the_same_without_its_seed(logs):
     assert hands > 1000
 
 
+def test_replay_equals_the_simulated_state():
+    from games.engine.uno.bots import simulate_game
+
+    for seed in range(40):
+        log, game = simulate_game(players=2 + seed % 9, seed=seed, target=80)
+        assert engine.replay(log).to_state() == game.to_state()
+
+
 def test_the_bots_use_every_rule(logs):
     seen = Counter()
     for log in logs:

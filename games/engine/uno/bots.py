@@ -28,7 +28,15 @@ MAX_EVENTS = 200_000
 DEFAULT_PLAYERS = ("ana", "ben", "cai", "dan", "eva", "fer", "gil", "hal", "ivo", "jon")
 
 
-def simulate(
+def simulate(game: str = "uno", **options: Any) -> list[dict[str, Any]]:
+    """Play one complete UNO game with bots; return its log (start event first).
+
+    The options are :func:`simulate_game`'s.
+    """
+    return simulate_game(game, **options)[0]
+
+
+def simulate_game(
     game: str = "uno",
     players: list[str] | tuple[str, ...] | int = 4,
     seed: int = 0,
@@ -41,8 +49,9 @@ def simulate(
     forget: float = 0.1,
     catch: float = 0.7,
     max_events: int = MAX_EVENTS,
-) -> list[dict[str, Any]]:
-    """Play one complete UNO game with bots; return its log (start event first).
+) -> tuple[list[dict[str, Any]], UnoGame]:
+    """Play one complete UNO game with bots; return its log (start event first) and the
+    game as the bots left it (a test compares it with the log's replay).
 
     ``players`` is a list of names or a number of players (2-10, named ana, ben, ...);
     ``deck`` (``"classic"`` or ``"2018"``), ``target`` and ``dealer`` go on the start
@@ -128,7 +137,7 @@ def simulate(
                 plain = [c for c in options if COLOR_OF[c] is not None]
                 pick = rng.choice(plain if plain and rng.random() < 0.8 else options)
                 push(_play(g, me, pick, rng, forget))
-    return log
+    return log, g
 
 
 def _play(g: UnoGame, me: int, card: str, rng: random.Random, forget: float) -> dict[str, Any]:
