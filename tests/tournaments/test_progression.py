@@ -456,3 +456,12 @@ def test_seating_a_round_computes_the_standings_once(db, monkeypatch):
     calls.clear()
     r4 = services.round_progress(round_id=r3.pk)  # survivors, then their order
     assert r4.stage == "elimination" and len(calls) == 1
+
+
+def test_a_settings_change_from_a_stale_copy_keeps_the_status(db):
+    t, _ = _event(8, swiss_rounds=3)
+    stale = type(t).objects.get(pk=t.pk)  # read before the start: "registration"
+    services.tournament_start(tournament=t, user=SYSTEM)
+    services.tournament_update(tournament=stale, user=SYSTEM, auto_progress=True)
+    t.refresh_from_db()
+    assert t.status == "running" and t.auto_progress is True

@@ -440,7 +440,11 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
         tournament.table_sizes = sizes
         tournament.points_per_place = points
         tournament.tiebreaks = order
-        tournament.save()
+        # Only what this call sets: a caller's stale copy must not write back the status
+        # (a PATCH while the progression finishes the tournament).
+        tournament.save(
+            update_fields=sorted({*fields, "table_sizes", "points_per_place", "tiebreaks"})
+        )
         audit_write(
             tournament=tournament,
             user=user,
