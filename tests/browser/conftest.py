@@ -317,7 +317,7 @@ def shot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
         folder.mkdir(parents=True, exist_ok=True)
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", step).strip("-")
         path = folder / f"{next(counter):02d}-{slug}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=True, scale="css", animations="disabled")
         return path
 
     return take

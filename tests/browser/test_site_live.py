@@ -1,0 +1,90 @@
+"""Live pages in a real browser: a change committed through a service reaches the open
+pages over their WebSocket (``static/js/live.js``) and shows without a reload.
+
+This is also the check of the live server itself (``tests/browser/conftest.py``):
+daphne serving HTTP and ``/ws/`` on the test database, the test's commits reaching
+the server's sockets through the channel layer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser import scenes
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tournaments.services import game_record_event
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def open_live(context: Any, path: str) -> Any:
+    """A page at ``path`` once its socket is open (the indicator says "Live"), marked so
+    that a reload would show: a reload loses ``window.__sameDocument``."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(path)
+    expect(page.locator(".live-indicator")).to_have_text("● Live")
+    page.evaluate("window.__sameDocument = true")
+    return page
+
+
+def not_reloaded(page: Any) -> bool:
+    return page.evaluate("window.__sameDocument === true")
+
+
+def test_two_open_tournament_pages_show_a_result_recorded_through_the_service(
+    desktop: Any, phone: Any, shot
+) -> None:
+    from playwright.sync_api import expect
+
+    scene = scenes.running_tournament(players=8)
+    path = f"/tournaments/{scene.tournament.pk}/"
+    big_screen = open_live(desktop, path)
+    player = open_live(phone, path)
+    leader = big_screen.locator("#standings tbody tr").first
+    expect(leader.locator("td.num.strong")).to_have_text("0")
+    shot(big_screen, "desktop-before")
+    shot(player, "phone-before")
+
+    # The scorekeeper of table 2 enters its result (places in seat order).
+    game = scene.game(2)
+    winner = scene.players[[p.handle for p in scene.players].index(game.players[0])]
+    scenes.record_placements(game, scene.organizer)
+
+    for page in (big_screen, player):
+        first = page.locator("#standings tbody tr").first
+        expect(first.locator("th")).to_contain_text(winner.display_name, timeout=LIVE_TIMEOUT_MS)
+        expect(first.locator("td.num.strong")).not_to_have_text("0")
+        # The table's card in the round shows the places and its new state.
+        card = page.locator("#rounds li.card", has=page.locator("a.card-title", has_text="Table 2"))
+        expect(card.locator(".place-1")).to_have_count(1)
+        assert not_reloaded(page)
+    shot(big_screen, "desktop-after")
+    shot(player, "phone-after")
+
+
+def test_a_game_page_shows_a_new_event_live(desktop: Any, shot) -> None:
+    from playwright.sync_api import expect
+
+    scene = scenes.running_tournament(players=4)
+    game = scene.game(1)
+    log = scenes.played_log(game)
+    for sequence, event in enumerate(log[:5], start=1):
+        game_record_event(game=game, event=event, expected_sequence=sequence, user=scene.organizer)
+    page = open_live(desktop, f"/games/{game.pk}/")
+    expect(page.locator(".replay-position")).to_contain_text("Event 5 of 5")
+    expect(page.locator("#event-6")).to_have_count(0)
+    shot(page, "five-events")
+
+    game.refresh_from_db()
+    game_record_event(game=game, event=log[5], expected_sequence=6, user=scene.organizer)
+
+    expect(page.locator(".replay-position")).to_contain_text(
+        "Event 6 of 6", timeout=LIVE_TIMEOUT_MS
+    )
+    expect(page.locator("#event-6")).to_have_count(1)
+    assert not_reloaded(page)
+    shot(page, "six-events")
