@@ -1,0 +1,94 @@
+"""An organizer runs the start of an event in a real browser while a player watches.
+
+The organizer logs in, creates an event from the league page, registers 12 players by
+pasting a CSV on the dashboard, checks them in and starts the event. Meanwhile a
+second browser (a phone) has the public tournament page open: the registrations and
+then the seating appear there without a reload (live updates)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser import scenes
+from tests.browser.conftest import LIVE_TIMEOUT_MS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PLAYERS = scenes.NAMES[:12]
+CSV = "handle,name\n" + "\n".join(f"{n.split()[0].lower()},{n}" for n in PLAYERS) + "\n"
+
+
+def test_an_organizer_starts_an_event_and_the_public_page_shows_the_seating_live(
+    desktop: Any, phone: Any, shot
+) -> None:
+    from playwright.sync_api import expect
+
+    league, _organizer = scenes.league()
+
+    # The organizer logs in and lands back on the league page.
+    org = desktop.new_page()
+    org.goto(f"/accounts/login/?next=/leagues/{league.slug}/")
+    org.fill("main [name=username]", "organizer")
+    org.fill("main [name=password]", scenes.PASSWORD)
+    org.locator("main form [type=submit]").click()
+    org.wait_for_url(f"**/leagues/{league.slug}/")
+
+    # A new event from the league page: one form.
+    org.locator("#new-tournament").click()
+    org.wait_for_url(f"**/leagues/{league.slug}/tournaments/new/")
+    org.fill("#id_name", "Friday Night")
+    org.fill("#id_venue", "Café Tock")
+    org.fill("#id_table_sizes", "4")
+    org.fill("#id_rounds", "3")
+    shot(org, "create-form")
+    org.locator("#tournament-create-submit").click()
+    org.wait_for_url(re.compile(r"/tournaments/\d+/organize/$"))
+    pk = int(re.search(r"/tournaments/(\d+)/organize/", org.url).group(1))
+    expect(org.locator("h1")).to_contain_text("Friday Night")
+
+    # A player opens the public page on a phone and keeps it open.
+    public = phone.new_page()
+    public.goto(f"/tournaments/{pk}/")
+    expect(public.locator(".live-indicator")).to_have_text("● Live")
+    public.evaluate("window.__sameDocument = true")
+    expect(public.locator("#standings")).to_contain_text("No players registered yet.")
+    expect(public.locator("#seats")).to_have_count(0)
+    shot(public, "public-before")
+
+    # Twelve players pasted as CSV (new handles become players).
+    register = org.locator("details#register")
+    if register.get_attribute("open") is None:
+        register.locator("summary").click()
+    org.locator("#id_csv_text").fill(CSV)
+    shot(org, "csv-pasted")
+    org.locator("#players-csv-submit").click()
+    rows = org.locator("#registration-list li.registration")
+    expect(rows).to_have_count(12)
+    expect(org.locator("#csv-errors")).to_have_count(0)
+    # ... and the public page lists them, live.
+    expect(public.locator("#standings tbody tr")).to_have_count(12, timeout=LIVE_TIMEOUT_MS)
+
+    # Check-in: one by one with the toggle, the rest all at once.
+    first = org.locator("#reg-ada button.toggle")
+    first.click()
+    expect(org.locator("#reg-ada")).to_have_class(re.compile(r"\bis-in\b"))
+    org.locator("#check-in-all").click()
+    expect(org.locator("#registration-list li.registration.is-in")).to_have_count(12)
+    expect(org.locator("#overview .counts")).to_contain_text("12 of 12")
+    shot(org, "checked-in")
+
+    # Start: round 1 is seated, three tables of four.
+    org.locator("#start-event").click()
+    expect(org.locator("#round .organize-tables > li")).to_have_count(3)
+    shot(org, "started")
+
+    # The phone shows where everybody sits, without a reload.
+    seats = public.locator("#find-table-results li[data-search]")
+    expect(seats).to_have_count(12, timeout=LIVE_TIMEOUT_MS)
+    expect(public.locator("#rounds li.card")).to_have_count(3)
+    expect(public.locator("#seats")).to_contain_text("Ada Berg")
+    assert public.evaluate("window.__sameDocument === true")
+    shot(public, "public-seated")
