@@ -115,9 +115,16 @@ def record_placements(game: Game, user: Any) -> None:
     game_record_placements(game=game, placements=places, user=user)
 
 
-def played_log(game: Game, seed: str = "browser") -> list[dict]:
-    """A whole TOCK game for ``game``'s players, played by the engine's bots."""
-    return engine.simulate(game=game.kind, players=seat_order(game), seed=seed)
+def played_log(game: Game, seed: str = "browser", *, real_cards: bool = False) -> list[dict]:
+    """A whole TOCK game for ``game``'s players, played by the engine's bots.
+
+    ``real_cards``: the start event without the seed, as a scorekeeper's start button
+    records it (a game with real cards); every draw names its card, so the log is the
+    same game either way."""
+    log = engine.simulate(game=game.kind, players=seat_order(game), seed=seed)
+    if real_cards:
+        log[0] = {key: value for key, value in log[0].items() if key != "seed"}
+    return log
 
 
 def record_log(game: Game, user: Any, seed: str = "browser") -> list[dict]:
