@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from tests.browser import scenes
-from tests.browser.conftest import fits_width
+from tests.browser.conftest import PHONE, fits_width
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE_WIDTH = PHONE["viewport"]["width"]
 
 
 @pytest.fixture
@@ -44,6 +46,16 @@ def test_player_finds_standings_and_seat_on_a_phone(phone: Any, demo_site: str, 
     expect(rows).to_have_count(24)
     # a wide standings table may scroll inside its own box, never the page
     assert fits_width(page) or page.evaluate("document.body.scrollWidth <= window.innerWidth + 1")
+    # Readable on the phone: rank, name and points of every row in view, the other
+    # columns scroll inside their own box (with a hint), never the page.
+    assert fits_width(page)
+    width = PHONE_WIDTH
+    for selector in ("td.sticky-1", "th.sticky-2", "td.sticky-3"):
+        box = rows.first.locator(selector).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 1, selector
+    scroller = page.locator(".standings-scroll")
+    if scroller.evaluate("box => box.scrollWidth > box.clientWidth"):
+        expect(page.locator("#standings .scroll-hint")).to_be_visible()
     shot(page, "tournament")
 
     # and a tap on a player shows their rating
