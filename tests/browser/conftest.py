@@ -198,6 +198,10 @@ def live_site(_asgi_server: _AsgiServer, transactional_db: None, settings: Any) 
     settings.CHANNEL_LAYERS = {
         "default": {"BACKEND": "tests.browser.conftest.ServerLoopChannelLayer"}
     }
+    from channels.layers import get_channel_layer
+
+    # The very class the server set its loop on (not a second import of this module).
+    assert type(get_channel_layer()).server_loop is ServerLoopChannelLayer.server_loop
     # The server's request threads come and go: their connections must close with the
     # request (else PostgreSQL's test database could not be dropped at the end).
     saved = {alias: connections[alias].settings_dict.get("CONN_MAX_AGE") for alias in connections}
