@@ -10,16 +10,11 @@ under ``REQUIRE_SERVICES=1``)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any
-
 import pytest
 from django.urls import reverse
 
 from games.models import Game, GameEvent
 from games.scorekeeping import game_score_moves
-from tests.conftest import missing_service
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -33,29 +28,10 @@ from tournaments.services import game_record_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-PHONE = {"width": 390, "height": 844}
-ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 PASSWORD = "a-long-password-1"
 
 
-@pytest.fixture
-def phone(chromium: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Any:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing_service("Playwright's Python package is not installed")
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
-    # are still plain synchronous code.
-    monkeypatch.setitem(os.environ, "DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium["browser"], args=["--no-sandbox"])
-        try:
-            yield browser.new_page(viewport=PHONE)
-        finally:
-            browser.close()
-
-
-def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_server, phone):
+def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_site, phone, shot):
     tournament = TournamentFactory(status="running")
     players = [PlayerFactory(handle=h, display_name=h.title()) for h in ("ann", "bob", "cat")]
     for p in players:
@@ -65,35 +41,35 @@ def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_server, phon
     keeper.set_password(PASSWORD)
     keeper.save()
     TournamentRoleFactory(tournament=tournament, role="scorekeeper", user=keeper)
-    ARTIFACTS.mkdir(exist_ok=True)
+    page = phone.new_page()
     errors: list[str] = []
-    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
 
-    phone.goto(live_server.url + reverse("login"))
-    phone.fill("main input[name=username]", "keeper")
-    phone.fill("main input[name=password]", PASSWORD)
-    phone.click("main button[type=submit]")
-    phone.goto(live_server.url + reverse("tournaments:game-score", args=[game.pk]))
-    phone.screenshot(path=str(ARTIFACTS / "score-start.png"), full_page=True)
+    page.goto(live_site + reverse("login"))
+    page.fill("main input[name=username]", "keeper")
+    page.fill("main input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    shot(page, "score-start")
 
     for step in range(1, 13):
         group = "start" if step == 1 else "legal"
-        phone.locator(f".move-button[data-group={group}]").first.click()
-        phone.wait_for_selector(f'.sequence[data-sequence="{step + 1}"]', timeout=10000)
-        assert f"event {step}" in phone.inner_text("#score-status")
-    phone.screenshot(path=str(ARTIFACTS / "score-after-12-events.png"), full_page=True)
+        page.locator(f".move-button[data-group={group}]").first.click()
+        page.wait_for_selector(f'.sequence[data-sequence="{step + 1}"]', timeout=10000)
+        assert f"event {step}" in page.inner_text("#score-status")
+    shot(page, "score-after-12-events")
     assert GameEvent.objects.filter(game=game).count() == 12
-    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     # Another writer records event 13: this page is stale now.
     fresh = Game.objects.get(pk=game.pk)
     move = game_score_moves(game=fresh).legal[0]
     game_record_event(game=fresh, event=move, expected_sequence=13, user=keeper)
-    phone.locator(".move-button[data-group=legal]").first.click()
-    phone.wait_for_selector("#score-status .stale", timeout=10000)
-    assert "Someone else recorded an event" in phone.inner_text("#score-status")
-    phone.screenshot(path=str(ARTIFACTS / "score-stale.png"))
+    page.locator(".move-button[data-group=legal]").first.click()
+    page.wait_for_selector("#score-status .stale", timeout=10000)
+    assert "Someone else recorded an event" in page.inner_text("#score-status")
+    shot(page, "score-stale")
     assert GameEvent.objects.filter(game=game).count() == 13
-    phone.click("#score-status a.reload")
-    phone.wait_for_selector('.sequence[data-sequence="14"]', timeout=10000)
+    page.click("#score-status a.reload")
+    page.wait_for_selector('.sequence[data-sequence="14"]', timeout=10000)
     assert errors == []
