@@ -9,6 +9,7 @@
   var last = parseInt(region.dataset.last, 10);
   if (!last) return;
   var pending = null;
+  var wanted = null; // the event asked for while its page is on the way
   var timer = null;
 
   function current() {
@@ -42,6 +43,7 @@
     url.hash = "";
     if (pending) pending.abort();
     pending = new AbortController();
+    wanted = at;
     region.classList.add("loading");
     fetch(url.toString(), { headers: { Accept: "text/html" }, signal: pending.signal, credentials: "same-origin" })
       .then(function (response) {
@@ -68,6 +70,7 @@
         window.location.href = url.toString(); // fall back to a plain page load
       })
       .finally(function () {
+        if (wanted === at) wanted = null;
         region.classList.remove("loading");
       });
   }
@@ -92,7 +95,9 @@
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" && event.target.type !== "range") return;
     if (tag === "textarea" || tag === "select" || event.altKey || event.ctrlKey || event.metaKey) return;
-    var at = current();
+    // Quick presses count from the event already asked for, not from the one shown:
+    // three presses of the right arrow move three events even before any page arrives.
+    var at = wanted !== null ? wanted : current();
     var next = null;
     if (event.key === "ArrowLeft") next = at - 1;
     else if (event.key === "ArrowRight") next = at + 1;

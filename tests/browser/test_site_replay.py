@@ -74,15 +74,17 @@ def test_the_replay_viewer_steps_to_event_n_and_shows_the_engines_state(desktop:
     shows_state(page, game.pk, 2, last)
     shot(page, "event-2")
 
-    # Keyboard arrows (focus on the page, not in a field), one press per shown step:
-    # replay.js counts from the event shown, so presses faster than the page answers
-    # collapse into one step (reported; not what this test is about).
+    # Keyboard arrows (focus on the page, not in a field): one press per shown step, then
+    # three quick presses, which count from the event asked for, not from the one shown.
     page.locator("h1").click()
     for at in (3, 4, 5):
         page.keyboard.press("ArrowRight")
         shows_state(page, game.pk, at, last)
     page.keyboard.press("ArrowLeft")
     shows_state(page, game.pk, 4, last)
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    shows_state(page, game.pk, 7, last)
 
     # The slider.
     slider = page.locator(".replay-slider input[type=range]")
