@@ -16,11 +16,17 @@ def test_no_server_command_trusts_the_clients_forwarded_header():
     assert "--proxy-headers" not in compose["services"]["web"]["command"]
     dockerfile = (BASE_DIR / "docker/Dockerfile").read_text()
     cmd = next(line for line in dockerfile.splitlines() if line.startswith("CMD"))
-    assert "daphne" in cmd and "--proxy-headers" not in cmd
+    assert "gunicorn.conf.py" in cmd and "--proxy-headers" not in cmd
+    # The web server (compose, image, make serve) runs uvicorn workers that must not
+    # rewrite the client address from the headers either.
+    from tock_site.asgi_worker import AsgiWorker
+
+    assert AsgiWorker.CONFIG_KWARGS["proxy_headers"] is False
     deploy = (BASE_DIR / "docs/deploy.md").read_text()
     for line in deploy.splitlines():
         if line.startswith("| web |"):
-            assert "daphne" in line and "-p 8000 tock_site" in line
+            assert "gunicorn -c tock_site/gunicorn.conf.py" in line
+            assert "--proxy-headers" not in line
 
 
 def test_trusted_proxies_are_documented_and_configurable():
