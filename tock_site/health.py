@@ -49,12 +49,23 @@ def _error(exc: BaseException) -> str:
 
 
 def check_database(alias: str = "default") -> Check:
-    """``SELECT 1`` on the database."""
+    """``SELECT 1`` on the database, bounded by ``TIMEOUT_SECONDS`` also with a pool.
+
+    With PostgreSQL's connection pool a request would wait ``DB_POOL_TIMEOUT`` (5 s) for
+    a connection while the database is down, past a load balancer's probe timeout; the
+    check asks the pool itself with its own one-second bound instead."""
     start = time.perf_counter()
     try:
-        with connections[alias].cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        connection = connections[alias]
+        pool = getattr(connection, "pool", None) if connection.vendor == "postgresql" else None
+        if pool is not None:
+            pool.open()  # Django opens it lazily, without waiting for connections
+            with pool.connection(timeout=TIMEOUT_SECONDS) as raw:
+                raw.execute("SELECT 1").fetchone()
+        else:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
     except Exception as exc:  # any failure means "down"; the endpoint must not raise
         return {"status": "down", "latency_ms": _elapsed_ms(start), "error": _error(exc)}
     return {"status": "ok", "latency_ms": _elapsed_ms(start)}

@@ -96,6 +96,8 @@ def test_healthz_is_503_when_the_database_is_down():
     assert got["code"] == 503
     assert got["body"]["status"] == "down"
     assert got["body"]["database"]["status"] == "down"
+    # The pool would wait DB_POOL_TIMEOUT for a connection; the check has its own bound.
+    assert got["body"]["database"]["latency_ms"] < 3000
     assert got["seconds"] < 10
 
 
