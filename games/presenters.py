@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -68,6 +69,8 @@ class Presenter:
 
     columns: tuple[Any, ...] = ()
     detail_template: str | None = None
+    #: The score page's heading over the moves others may record out of turn.
+    table_moves_title: Any = gettext_lazy("Knock (TOCK!): who knocks?")
 
     def turn(self, summary: dict[str, Any]) -> str | None:
         """Who acts next, as the summary says (``turn``)."""
@@ -107,6 +110,37 @@ class Presenter:
     def marks(self, summary: dict[str, Any], names: Names) -> dict[int, list[str]]:
         """Event number -> what happened at it (infractions), as sentences."""
         return {}
+
+    def verdicts(self, summary: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+        """Event number -> the summary's verdict on the event there, passed to
+        :meth:`describe` as ``knock_at`` (TOCK: its knocks; UNO: its challenges)."""
+        return {k["event"]: k for k in summary.get("knocks") or [] if isinstance(k, Mapping)}
+
+    def move_label(self, event: Mapping[str, Any], names: Names) -> str:
+        """The words of a score page button for ``event`` (default: :meth:`describe`)."""
+        return self.describe(event, names)
+
+    def button_moves(
+        self, events: list[dict[str, Any]], summary: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Which of the engine's moves the score page offers as buttons (default: all);
+        ``summary``: the game's summary now."""
+        return events
+
+    def raw_template(
+        self,
+        events: list[dict[str, Any]],
+        players: list[str],
+        *,
+        start: Mapping[str, Any] | None,
+        waiting: bool,
+        summary: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """An event for the score page's raw box to prefill when buttons cannot offer
+        the next move (``{"note", "event"}``), or ``None`` (default). ``events``: the
+        engine's legal moves; ``start``: the start event (``None`` before it);
+        ``waiting``: the game runs but the engine offers no move at all."""
+        return None
 
 
 def card_label(card: Any) -> str:
@@ -258,12 +292,20 @@ class TockPresenter(Presenter):
         return marks
 
 
-_PRESENTERS: dict[str, Presenter] = {"tock": TockPresenter()}
 _GENERIC = Presenter()
 
 
+@cache
+def _presenters() -> dict[str, Presenter]:
+    """Kind -> presenter. Built on first use: a kind's presenter module builds on this
+    one (:class:`Presenter`), so it is imported here, not at the top."""
+    from games.presenter_uno import UnoPresenter
+
+    return {"tock": TockPresenter(), "uno": UnoPresenter()}
+
+
 def presenter_for(kind: Any) -> Presenter:
-    return _PRESENTERS.get(kind, _GENERIC)
+    return _presenters().get(kind, _GENERIC)
 
 
 def game_view(
@@ -317,9 +359,7 @@ def game_log_lines(
     names = names or {}
     presenter = presenter_for(kind)
     marks = presenter.marks(summary or {}, names)
-    knock_at = {
-        k["event"]: k for k in (summary or {}).get("knocks") or [] if isinstance(k, Mapping)
-    }
+    knock_at = presenter.verdicts(summary or {})
     return [
         LogLine(
             sequence=e.sequence,

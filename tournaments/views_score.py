@@ -194,7 +194,7 @@ def _render(
         "view": view,
         "replay": {"shown_in_full": shown.full},
         "moves": moves,
-        "groups": buttons.groups(moves),
+        "groups": buttons.groups(moves, view.summary),
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),
         "recent": list(
@@ -223,6 +223,14 @@ def _render(
             for i, handle in enumerate(game.players or [])
         ],
         "raw_key": buttons.key(),
+        # what buttons cannot offer (UNO without a seed: cards to name), prefilled
+        "raw_template": buttons.presenter.raw_template(
+            moves.legal,
+            list(game.players or []),
+            start=game.start_event if game.last_sequence else None,
+            waiting=bool(game.last_sequence) and not moves.any and moves.turn is None,
+            summary=view.summary,
+        ),
         "error": error,
         "stale": stale,
         "posted": request.POST if error is not None else {},
@@ -249,7 +257,7 @@ class _Buttons:
         return {
             "event": event,
             "json": json.dumps(event, separators=(",", ":"), ensure_ascii=False),
-            "label": self.presenter.describe(event, self.names),
+            "label": self.presenter.move_label(event, self.names),
             "move": ";".join(
                 f"{k}={v}" for k, v in event.items() if k not in ("game", "players", "mode")
             ),
@@ -257,12 +265,14 @@ class _Buttons:
             "needs_referee": event_needs_referee(kind=self.kind, event=event),
         }
 
-    def groups(self, moves: ScoreMoves) -> list[dict[str, Any]]:
+    def groups(
+        self, moves: ScoreMoves, summary: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """The button groups in the order a scorekeeper needs them."""
         groups = [
             ("start", _("Start the game: who begins?"), moves.start),
-            ("legal", _("Moves by the rules"), moves.legal),
-            ("table", _("Knock (TOCK!): who knocks?"), moves.table),
+            ("legal", _("Moves by the rules"), self.presenter.button_moves(moves.legal, summary)),
+            ("table", self.presenter.table_moves_title, moves.table),
             (
                 "infractions",
                 _("Moves that break a rule (recorded as infractions)"),

@@ -1,0 +1,423 @@
+"""UNO on the site's pages: the table as a spectator sees it, cards in words, log
+sentences and the score page's buttons (:class:`UnoPresenter`, registered for the kind
+``"uno"`` in :mod:`games.presenters`).
+
+It reads the engine's UNO summary (``replay --json``: ``hand``, ``dealer``, ``turn``,
+``direction``, ``top``, ``color``, ``hands``, ``draw_pile``, ``hand_results``,
+``scores``, ``challenges``, ``catches``, ``placements``, ``end``). A spectator's
+summary of a hand in progress has empty ``hands`` and ``hand_sizes`` instead (the
+engine's ``public_summary``); the cards are shown only when the summary holds them
+(staff, between hands, once the game is over).
+
+Privacy of the log sentences: the cards a player is dealt or draws are not seen at the
+table, so a sentence never names them (``"ben draws 2 cards"``); played and up cards are
+public. The score page's buttons may name a drawn card (:meth:`UnoPresenter.move_label`):
+only recorders see them, and they know the cards anyway.
+
+Honest buttons (:meth:`UnoPresenter.button_moves`): for a game without a seed the
+engine cannot know which cards are drawn, dealt or handed round by a swap. Its one-card
+draws list every card the pile may give (each a button: a picker), but for a draw of
+several cards and a Wild Swap Hands it proposes one possible set only: those are not
+offered as buttons; the page says so and prefills its raw event box with the event to
+complete (:meth:`UnoPresenter.raw_template`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.presenters import Names, Presenter, _name
+
+COLOR_NAMES = {
+    "R": gettext_lazy("Red"),
+    "Y": gettext_lazy("Yellow"),
+    "G": gettext_lazy("Green"),
+    "B": gettext_lazy("Blue"),
+}
+VALUE_NAMES = {
+    "S": gettext_lazy("Skip"),
+    "V": gettext_lazy("Reverse"),
+    "D": gettext_lazy("Draw Two"),
+}
+WILD_NAMES = {
+    "W": gettext_lazy("Wild"),
+    "W4": gettext_lazy("Wild Draw Four"),
+    "WS": gettext_lazy("Wild Swap Hands"),
+    "WC": gettext_lazy("Wild (customizable)"),
+}
+#: CSS class suffix of each colour (``uno-card uno-red``...).
+COLOR_CLASSES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+
+
+def color_name(color: Any) -> str:
+    """``"G"`` -> ``"Green"`` (translated); anything else as it is."""
+    return str(COLOR_NAMES.get(color, color)) if color is not None else ""
+
+
+def uno_card_label(card: Any, color: Any = None) -> str:
+    """A card in words: ``"R7"`` -> ``"Red 7"``, ``"GS"`` -> ``"Green Skip"``,
+    ``"W4"`` -> ``"Wild Draw Four"``; with ``color`` (the colour a wild stands for):
+    ``"Wild Draw Four (Green)"``. Unknown codes are returned as they are."""
+    if not isinstance(card, str) or not card:
+        return str(card)
+    if card in WILD_NAMES:
+        name = str(WILD_NAMES[card])
+        if color in COLOR_NAMES:
+            return _("%(wild)s (%(color)s)") % {"wild": name, "color": color_name(color)}
+        return name
+    if len(card) == 2 and card[0] in COLOR_NAMES:
+        value = card[1]
+        return _("%(color)s %(value)s") % {
+            "color": color_name(card[0]),
+            "value": str(VALUE_NAMES.get(value, value)),
+        }
+    return card
+
+
+def uno_card(card: Any, color: Any = None) -> dict[str, Any]:
+    """What the templates draw for one card: code, words and colour class (a wild with
+    ``color`` takes that colour's class, a wild without one ``wild``)."""
+    own = card[0] if isinstance(card, str) and card[:1] in COLOR_CLASSES else None
+    shown = own or (color if color in COLOR_CLASSES else None)
+    return {
+        "code": card,
+        "label": uno_card_label(card, None if own else color),
+        "css": COLOR_CLASSES.get(shown, "wild"),
+        "wild": own is None,
+        "short": (card[1] if own else card) if isinstance(card, str) else str(card),
+    }
+
+
+def _cards_drawn(n: int) -> str:
+    return ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
+
+
+class UnoPresenter(Presenter):
+    """UNO: cards in hand and score per player; the table (top card, colour in force,
+    direction, draw pile, hand number and dealer), the hands (their sizes in a
+    spectator's view), results per hand, challenges and catches."""
+
+    columns = (gettext_lazy("Cards"), gettext_lazy("Score"))
+    detail_template = "games/kinds/uno.html"
+    table_moves_title = gettext_lazy("Caught without UNO: who catches?")
+
+    # ------------------------------------------------------------------ the table
+    @staticmethod
+    def _sizes(summary: Mapping[str, Any]) -> dict[str, int]:
+        sizes = summary.get("hand_sizes")
+        if isinstance(sizes, Mapping):
+            return dict(sizes)
+        return {p: len(h) for p, h in (summary.get("hands") or {}).items()}
+
+    @staticmethod
+    def is_sheet(summary: Mapping[str, Any]) -> bool:
+        """A score sheet (hand lines only): hands were scored but no card was ever up.
+        (A full log before its first deal also has no top card, but no hand either.)"""
+        return summary.get("top") is None and bool(summary.get("hand"))
+
+    def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:
+        score = (summary.get("scores") or {}).get(handle)
+        if self.is_sheet(summary) or summary.get("top") is None:
+            return [None, score]
+        return [self._sizes(summary).get(handle), score]
+
+    def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
+        players = list(summary.get("players") or [])
+        hands = summary.get("hands") or {}
+        sizes = self._sizes(summary)
+        scores = summary.get("scores") or {}
+        turn = summary.get("turn")
+        color = summary.get("color")
+        top = summary.get("top")
+        sheet = self.is_sheet(summary)
+        hidden = isinstance(summary.get("hand_sizes"), Mapping)
+        seats = [
+            {
+                "handle": h,
+                "name": _name(names, h),
+                "size": sizes.get(h, 0),
+                "cards": [] if hidden else [uno_card(c) for c in hands.get(h) or []],
+                "score": scores.get(h, 0),
+                "to_move": h == turn,
+                "dealer": h == summary.get("dealer"),
+            }
+            for h in players
+        ]
+        return {
+            "sheet": sheet,
+            "dealt": top is not None,
+            "hand": summary.get("hand") or 0,
+            "dealer": _name(names, summary.get("dealer")) if summary.get("dealer") else None,
+            "turn": _name(names, turn) if turn else None,
+            "direction": summary.get("direction"),
+            "top": uno_card(top, color) if top is not None else None,
+            "color": color,
+            "color_name": color_name(color) if color else None,
+            "color_css": COLOR_CLASSES.get(color, ""),
+            "draw_pile": summary.get("draw_pile"),
+            "hands_hidden": hidden,
+            "seats": seats,
+            "results": [
+                {
+                    "hand": r.get("hand"),
+                    "winner": _name(names, r.get("winner")),
+                    "points": r.get("points"),
+                }
+                for r in summary.get("hand_results") or []
+            ],
+            "totals": sorted(
+                ({"name": s["name"], "score": s["score"]} for s in seats),
+                key=lambda s: -s["score"],
+            ),
+            "challenges": [
+                {
+                    "event": c.get("event"),
+                    "by": _name(names, c.get("by")),
+                    "against": _name(names, c.get("against")),
+                    "legal": bool(c.get("legal")),
+                }
+                for c in summary.get("challenges") or []
+            ],
+            "catches": [
+                {
+                    "event": c.get("event"),
+                    "by": _name(names, c.get("by")),
+                    "against": _name(names, c.get("against")),
+                }
+                for c in summary.get("catches") or []
+            ],
+            "end": summary.get("end"),
+        }
+
+    # ------------------------------------------------------------------ the log
+    def verdicts(self, summary: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+        """Event number -> the challenge judged there (so its sentence can say whether
+        the Wild Draw Four was legal)."""
+        return {
+            c["event"]: c
+            for c in summary.get("challenges") or []
+            if isinstance(c, Mapping) and isinstance(c.get("event"), int)
+        }
+
+    def describe(
+        self,
+        event: Mapping[str, Any],
+        names: Names,
+        *,
+        sequence: int | None = None,
+        knock_at: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> str:
+        """One UNO event as a sentence; never names a card dealt or drawn (see the
+        module docstring). ``knock_at``: event number -> the challenge judged there."""
+        if not isinstance(event, Mapping):
+            return str(event)
+        kind = event.get("type")
+        player = _name(names, event.get("player"))
+        if kind == "start":
+            return self._describe_start(event, names)
+        if kind == "deal":
+            up = event.get("up")
+            if isinstance(up, list) and up:
+                text = _("A new hand is dealt; the up card is %(card)s") % {
+                    "card": uno_card_label(up[-1])
+                }
+                if len(up) > 1:
+                    text += " " + ngettext(
+                        "(a Wild Draw Four was turned first and returned to the pile)",
+                        "(%(n)d Wild Draw Fours were turned first and returned to the pile)",
+                        len(up) - 1,
+                    ) % {"n": len(up) - 1}
+                return text
+            return _("A new hand is dealt")
+        if kind == "color":
+            return _("%(player)s chooses %(color)s") % {
+                "player": player,
+                "color": color_name(event.get("color")),
+            }
+        if kind == "play":
+            card = event.get("card")
+            text = _("%(player)s plays %(card)s") % {
+                "player": player,
+                "card": uno_card_label(card),
+            }
+            if event.get("color") is not None:
+                text = _("%(play)s and chooses %(color)s") % {
+                    "play": text,
+                    "color": color_name(event.get("color")),
+                }
+            if card == "WS":
+                text = _("%(play)s; the hands are swapped") % {"play": text}
+            if event.get("uno") is True:
+                text = _("%(play)s, calling UNO") % {"play": text}
+            return text
+        if kind == "draw":
+            cards = event.get("cards")
+            if not isinstance(cards, list):
+                return _("%(player)s draws") % {"player": player}
+            if not cards:
+                return _("%(player)s draws no card (both piles are empty)") % {"player": player}
+            if len(cards) == 1:
+                return _("%(player)s draws a card") % {"player": player}
+            return _("%(player)s draws %(cards)s") % {
+                "player": player,
+                "cards": _cards_drawn(len(cards)),
+            }
+        if kind == "pass":
+            return _("%(player)s keeps the drawn card and passes") % {"player": player}
+        if kind == "challenge":
+            judged = knock_at.get(sequence) if knock_at and sequence is not None else None
+            if judged is None:
+                return _("%(player)s challenges the Wild Draw Four") % {"player": player}
+            against = _name(names, judged.get("against"))
+            if judged.get("legal"):
+                return _(
+                    "%(player)s challenges %(against)s's Wild Draw Four: it was legal "
+                    "(%(player)s draws six)"
+                ) % {"player": player, "against": against}
+            return _(
+                "%(player)s challenges %(against)s's Wild Draw Four: it was a bluff "
+                "(%(against)s draws four)"
+            ) % {"player": player, "against": against}
+        if kind == "catch":
+            return _("%(by)s catches %(against)s without UNO (%(against)s draws two)") % {
+                "by": _name(names, event.get("by")),
+                "against": _name(names, event.get("against")),
+            }
+        if kind == "hand":
+            return _("Hand won by %(player)s: %(points)s points") % {
+                "player": _name(names, event.get("winner")),
+                "points": event.get("points"),
+            }
+        if kind == "end":
+            if event.get("reason") == "time":
+                return _("The game ends: time is up")
+            return _("The game ends: adjudicated by the referee")
+        return super().describe(event, names, sequence=sequence)
+
+    def _describe_start(self, event: Mapping[str, Any], names: Names) -> str:
+        players = event.get("players")
+        if not isinstance(players, list):
+            players = []
+        shown = ", ".join(_name(names, p) for p in players)
+        target = event.get("target", 500)
+        if event.get("sheet") is True:
+            return _("Score sheet: %(players)s, to %(target)s points") % {
+                "players": shown,
+                "target": target,
+            }
+        dealer = event.get("dealer") or (players[0] if players else "")
+        text = _("The game starts: %(players)s; %(dealer)s deals; to %(target)s points") % {
+            "players": shown,
+            "dealer": _name(names, dealer),
+            "target": target,
+        }
+        if event.get("deck") == "2018":
+            text += " " + _("(2018 deck)")
+        if "seed" in event:
+            text += " " + _("(shuffled by the site)")
+        return text
+
+    # ------------------------------------------------------------------ the score page
+    def move_label(self, event: Mapping[str, Any], names: Names) -> str:
+        """A button's words: :meth:`describe`, but a one-card draw of a game without a
+        seed names the card (the button is the scorekeeper's pick of the card drawn)."""
+        if (
+            isinstance(event, Mapping)
+            and event.get("type") == "draw"
+            and isinstance(event.get("cards"), list)
+            and len(event["cards"]) == 1
+        ):
+            return _("%(player)s draws %(card)s") % {
+                "player": _name(names, event.get("player")),
+                "card": uno_card_label(event["cards"][0]),
+            }
+        if isinstance(event, Mapping) and event.get("type") == "deal" and "up" not in event:
+            return _("Deal the next hand (from the shuffled deck)")
+        if isinstance(event, Mapping) and event.get("type") == "draw" and "cards" not in event:
+            return _("%(player)s draws (the pile's next cards)") % {
+                "player": _name(names, event.get("player")),
+            }
+        return self.describe(event, names)
+
+    @staticmethod
+    def _guessed(event: Mapping[str, Any], summary: Mapping[str, Any] | None) -> bool:
+        """A move whose cards the engine had to guess (a game without a seed): a draw of
+        several named cards, a one-card draw from an empty draw pile (to be refilled
+        from the discards, any of which may come), or a Wild Swap Hands with the hands
+        after the swap. (A one-card draw from a pile that holds cards is offered once
+        per card it may give: honest.)"""
+        if event.get("type") == "draw":
+            cards = event.get("cards")
+            if not isinstance(cards, list) or not cards:
+                return False
+            return len(cards) > 1 or (summary or {}).get("draw_pile") == 0
+        return event.get("type") == "play" and "hands" in event
+
+    def button_moves(
+        self, events: list[dict[str, Any]], summary: Mapping[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """The engine's moves that are honest as buttons (see the module docstring)."""
+        return [e for e in events if not self._guessed(e, summary)]
+
+    def raw_template(
+        self,
+        events: list[dict[str, Any]],
+        players: list[str],
+        *,
+        start: Mapping[str, Any] | None,
+        waiting: bool,
+        summary: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The event a scorekeeper must complete by hand, when buttons cannot offer it:
+        ``{"note": words, "event": JSON text}`` or ``None``. ``events``: the engine's
+        legal moves; ``waiting``: no move offered at all, which for a running UNO game
+        means a score sheet's next hand line or, without a seed, the next deal (the
+        cards dealt must be named)."""
+        guessed = [e for e in events if self._guessed(e, summary)]
+        if guessed:
+            first = guessed[0]
+            if first.get("type") == "draw":
+                n = len(first["cards"])
+                skeleton = {"type": "draw", "player": first.get("player"), "cards": ["?"] * n}
+                note = ngettext(
+                    "No button can know the cards of a game without a seed. "
+                    "Name the card drawn (codes like R7, GS, W4) in place of the question mark.",
+                    "No button can know the cards of a game without a seed. "
+                    "Name the %(n)d cards drawn (codes like R7, GS, W4) in place of the "
+                    "question marks.",
+                    n,
+                ) % {"n": n}
+            else:
+                skeleton = {
+                    "type": "play",
+                    "player": first.get("player"),
+                    "card": "WS",
+                    "color": "?",
+                    "hands": {p: [] for p in players},
+                }
+                note = _(
+                    "No button can know the cards of a game without a seed. "
+                    "A Wild Swap Hands: choose the colour (R, Y, G or B) and give every "
+                    "player's cards after the swap."
+                )
+        elif waiting and start is not None and start.get("sheet") is True:
+            skeleton = {"type": "hand", "winner": players[0] if players else "?", "points": 0}
+            note = _(
+                "A score sheet: give who went out (the winner's name) and the points they "
+                "scored in that hand."
+            )
+        elif waiting and start is not None and start.get("seed") is None:
+            skeleton = {"type": "deal", "hands": {p: [] for p in players}, "up": []}
+            note = _(
+                "No button can know the cards of a game without a seed. "
+                "The next hand: give the seven cards dealt to each player and the up "
+                "card (any Wild Draw Four turned first, then the card that stays up)."
+            )
+        else:
+            return None
+        return {"note": note, "event": json.dumps(skeleton, ensure_ascii=False)}
