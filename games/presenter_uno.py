@@ -324,8 +324,9 @@ class UnoPresenter(Presenter):
 
     # ------------------------------------------------------------------ the score page
     def move_label(self, event: Mapping[str, Any], names: Names) -> str:
-        """A button's words: :meth:`describe`, but a one-card draw of a game without a
-        seed names the card (the button is the scorekeeper's pick of the card drawn)."""
+        """A button's words: :meth:`describe`, but a one-card draw names the card
+        (without a seed the button is the scorekeeper's pick of the card drawn) and a
+        deal says what it does."""
         if (
             isinstance(event, Mapping)
             and event.get("type") == "draw"
@@ -336,7 +337,12 @@ class UnoPresenter(Presenter):
                 "player": _name(names, event.get("player")),
                 "card": uno_card_label(event["cards"][0]),
             }
-        if isinstance(event, Mapping) and event.get("type") == "deal" and "up" not in event:
+        if isinstance(event, Mapping) and event.get("type") == "deal":
+            up = event.get("up")
+            if isinstance(up, list) and up:
+                return _("Deal the next hand (the up card: %(card)s)") % {
+                    "card": uno_card_label(up[-1])
+                }
             return _("Deal the next hand (from the shuffled deck)")
         if isinstance(event, Mapping) and event.get("type") == "draw" and "cards" not in event:
             return _("%(player)s draws (the pile's next cards)") % {
@@ -345,12 +351,18 @@ class UnoPresenter(Presenter):
         return self.describe(event, names)
 
     @staticmethod
-    def _guessed(event: Mapping[str, Any], summary: Mapping[str, Any] | None) -> bool:
-        """A move whose cards the engine had to guess (a game without a seed): a draw of
-        several named cards, a one-card draw from an empty draw pile (to be refilled
-        from the discards, any of which may come), or a Wild Swap Hands with the hands
-        after the swap. (A one-card draw from a pile that holds cards is offered once
-        per card it may give: honest.)"""
+    def _seeded(start: Mapping[str, Any] | None) -> bool:
+        return isinstance(start, Mapping) and start.get("seed") is not None
+
+    @staticmethod
+    def _guessed(event: Mapping[str, Any], summary: Mapping[str, Any] | None, seeded: bool) -> bool:
+        """A move whose cards the engine had to guess (only in a game without a seed): a
+        draw of several named cards, a one-card draw from an empty draw pile (to be
+        refilled from the discards, any of which may come), or a Wild Swap Hands with
+        the hands after the swap. (A one-card draw from a pile that holds cards is
+        offered once per card it may give: honest.)"""
+        if seeded:
+            return False
         if event.get("type") == "draw":
             cards = event.get("cards")
             if not isinstance(cards, list) or not cards:
@@ -359,10 +371,14 @@ class UnoPresenter(Presenter):
         return event.get("type") == "play" and "hands" in event
 
     def button_moves(
-        self, events: list[dict[str, Any]], summary: Mapping[str, Any] | None = None
+        self,
+        events: list[dict[str, Any]],
+        summary: Mapping[str, Any] | None = None,
+        start: Mapping[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """The engine's moves that are honest as buttons (see the module docstring)."""
-        return [e for e in events if not self._guessed(e, summary)]
+        seeded = self._seeded(start)
+        return [e for e in events if not self._guessed(e, summary, seeded)]
 
     def raw_template(
         self,
@@ -378,7 +394,8 @@ class UnoPresenter(Presenter):
         legal moves; ``waiting``: no move offered at all, which for a running UNO game
         means a score sheet's next hand line or, without a seed, the next deal (the
         cards dealt must be named)."""
-        guessed = [e for e in events if self._guessed(e, summary)]
+        seeded = self._seeded(start)
+        guessed = [e for e in events if self._guessed(e, summary, seeded)]
         if guessed:
             first = guessed[0]
             if first.get("type") == "draw":

@@ -121,10 +121,13 @@ class Presenter:
         return self.describe(event, names)
 
     def button_moves(
-        self, events: list[dict[str, Any]], summary: Mapping[str, Any] | None = None
+        self,
+        events: list[dict[str, Any]],
+        summary: Mapping[str, Any] | None = None,
+        start: Mapping[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """Which of the engine's moves the score page offers as buttons (default: all);
-        ``summary``: the game's summary now."""
+        ``summary``: the game's summary now; ``start``: its start event."""
         return events
 
     def raw_template(

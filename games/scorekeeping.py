@@ -6,7 +6,8 @@ it never imports the engine. Every list comes from the game's kind
 
 * ``start``: before the first event, the start events to choose from
   (``cls.start_events(players)``: TOCK, one per player who may begin);
-* ``legal``: the moves of the player to move that break no rule (``legal_moves()``);
+* ``legal``: the moves of the player to move that break no rule (``legal_moves()``;
+  with the cards they move named when the engine has ``named_event``: UNO);
 * ``infractions``: the moves the mode records as infractions (``infraction_moves()``,
   TOCK's table mode), which happen at real tables and must be recordable;
 * ``table``: events other players may record out of turn (``table_moves()``: TOCK's
@@ -63,10 +64,16 @@ def game_score_moves(*, game: Game) -> ScoreMoves:
     if eng is None or eng.is_over:
         return ScoreMoves(sequence=sequence, turn=None)
     knock_target = getattr(eng, "knock_target", None)
+    legal = eng.legal_moves()
+    # A kind whose moves may leave out cards the engine deals (UNO's seeded draws and
+    # deals) names them, so that the stored log is complete.
+    named = getattr(eng, "named_event", None)
+    if callable(named):
+        legal = [named(move) for move in legal]
     return ScoreMoves(
         sequence=sequence,
         turn=eng.turn,
-        legal=eng.legal_moves(),
+        legal=legal,
         infractions=eng.infraction_moves(),
         table=eng.table_moves(),
         knock_target=knock_target() if callable(knock_target) else None,

@@ -194,7 +194,7 @@ def _render(
         "view": view,
         "replay": {"shown_in_full": shown.full},
         "moves": moves,
-        "groups": buttons.groups(moves, view.summary),
+        "groups": buttons.groups(moves, view.summary, game.start_event),
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),
         "recent": list(
@@ -266,12 +266,19 @@ class _Buttons:
         }
 
     def groups(
-        self, moves: ScoreMoves, summary: dict[str, Any] | None = None
+        self,
+        moves: ScoreMoves,
+        summary: dict[str, Any] | None = None,
+        start: dict[str, Any] | None = None,
     ) -> list[dict[str, Any]]:
         """The button groups in the order a scorekeeper needs them."""
         groups = [
             ("start", _("Start the game: who begins?"), moves.start),
-            ("legal", _("Moves by the rules"), self.presenter.button_moves(moves.legal, summary)),
+            (
+                "legal",
+                _("Moves by the rules"),
+                self.presenter.button_moves(moves.legal, summary, start),
+            ),
             ("table", self.presenter.table_moves_title, moves.table),
             (
                 "infractions",

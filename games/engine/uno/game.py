@@ -901,6 +901,16 @@ class UnoGame(Game):
             cards += sorted(self._discard[:-1])[: k - have]
         return [{"type": "draw", "player": name, "cards": cards}]
 
+    def named_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """``event`` as a complete log names it: a copy with the cards pushing it now
+        would move filled in (a seeded deal's ``hands`` and ``up``, a seeded draw's
+        ``cards``, a seeded ``WS``'s ``hands``), as the bots write their logs, so that a
+        log recorded move by move still replays without its seed. The game does not
+        change; an event ``push`` would refuse raises as ``push`` does."""
+        probe = self.copy()
+        probe.push(dict(event))
+        return {**event, **probe._named}
+
     def table_moves(self) -> list[dict[str, Any]]:
         """Catches: right after a play that left a player one card without calling UNO,
         any other player may catch them."""
