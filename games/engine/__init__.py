@@ -26,6 +26,7 @@ from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, L
 from .log import format_event, format_log, parse_log, replay, replay_text
 from .simulate import simulate
 from .tock import TockGame
+from .tock.knock import knock_preview
 from .uno import UnoGame
 
 register_simulator("tock", _tock.simulate)
@@ -52,6 +53,7 @@ __all__ = [
     "game_class",
     "game_kinds",
     "kind_choices",
+    "knock_preview",
     "parse_log",
     "register",
     "register_simulator",
