@@ -50,6 +50,8 @@ WILD_NAMES = {
     "WS": gettext_lazy("Wild Swap Hands"),
     "WC": gettext_lazy("Wild (customizable)"),
 }
+#: What a card shows on its face (beside its number); its words are the aria-label.
+SYMBOLS = {"S": "⊘", "V": "⇄", "D": "+2", "W": "W", "W4": "+4", "WS": "⇆", "WC": "W"}
 #: CSS class suffix of each colour (``uno-card uno-red``...).
 COLOR_CLASSES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 
@@ -89,7 +91,9 @@ def uno_card(card: Any, color: Any = None) -> dict[str, Any]:
         "label": uno_card_label(card, None if own else color),
         "css": COLOR_CLASSES.get(shown, "wild"),
         "wild": own is None,
-        "short": (card[1] if own else card) if isinstance(card, str) else str(card),
+        "short": SYMBOLS.get(card[1:] if own else card, card[1:] if own else card)
+        if isinstance(card, str)
+        else str(card),
     }
 
 
@@ -105,6 +109,7 @@ class UnoPresenter(Presenter):
     columns = (gettext_lazy("Cards"), gettext_lazy("Score"))
     detail_template = "games/kinds/uno.html"
     table_moves_title = gettext_lazy("Caught without UNO: who catches?")
+    start_moves_title = gettext_lazy("Start the game (the cards are named as they are dealt)")
 
     # ------------------------------------------------------------------ the table
     @staticmethod

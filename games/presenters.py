@@ -69,6 +69,8 @@ class Presenter:
 
     columns: tuple[Any, ...] = ()
     detail_template: str | None = None
+    #: The score page's heading over the start events to choose from.
+    start_moves_title: Any = gettext_lazy("Start the game: who begins?")
     #: The score page's heading over the moves others may record out of turn.
     table_moves_title: Any = gettext_lazy("Knock (TOCK!): who knocks?")
 

@@ -273,7 +273,7 @@ class _Buttons:
     ) -> list[dict[str, Any]]:
         """The button groups in the order a scorekeeper needs them."""
         groups = [
-            ("start", _("Start the game: who begins?"), moves.start),
+            ("start", self.presenter.start_moves_title, moves.start),
             (
                 "legal",
                 _("Moves by the rules"),

@@ -264,6 +264,10 @@ def test_a_seeded_game_is_recorded_through_the_score_page_buttons(client, game, 
     only: catches when offered, else a play, else the first move; every label is a
     sentence; the stored log replays to the state the page shows, to the end."""
     client.force_login(scorekeeper)
+    html = client.get(score_url(game)).content.decode()
+    assert "Start the game (the cards are named as they are dealt)" in html
+    (offered,) = move_forms(html)  # the engine's start: cards named at the table
+    assert offered["label"] == "The game starts: Ann, Bob, Cat; Ann deals; to 500 points"
     start = {"type": "start", "game": "uno", "players": HANDLES, "seed": 11, "target": 60}
     assert post(client, game, start, 1, "start").status_code == 303
     seen = set()
