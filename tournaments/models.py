@@ -445,3 +445,63 @@ class TournamentAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {self.action}"
+
+
+class RulingChoice(models.TextChoices):
+    """What a referee did with a knock: confirm the engine's verdict or override it."""
+
+    CONFIRM = "confirm", _("Confirmed the engine's verdict")
+    CORRECT = "correct", _("Ruled the knock correct")
+    INCORRECT = "incorrect", _("Ruled the knock wrong")
+
+
+class Ruling(models.Model):
+    """A referee's ruling on a TOCK knock: the record beside the ``tock`` event (at
+    ``sequence`` in the game's log) that carries it. ``engine_verdict``/``engine_code``
+    are what the engine judged (:func:`games.engine.knock_preview`), ``applied`` what the
+    event applied (``correct``/``incorrect``); an override (``applied`` differs from the
+    engine's verdict) always has a ``note``. Written only by
+    :func:`tournaments.services.rulings.knock_ruling_record`."""
+
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="rulings"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rulings",
+    )
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("referee"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
+    sequence = models.PositiveIntegerField(_("event"))
+    knocker = models.CharField(_("knocked by"), max_length=64)
+    against = models.CharField(_("knocked on"), max_length=64, blank=True)
+    engine_verdict = models.CharField(_("engine verdict"), max_length=16)
+    engine_code = models.CharField(_("engine reason"), max_length=32)
+    ruling = models.CharField(_("ruling"), max_length=16, choices=RulingChoice.choices)
+    applied = models.CharField(_("applied"), max_length=16)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        verbose_name = _("ruling")
+        verbose_name_plural = _("rulings")
+        ordering = ["at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="ruling_unique_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.sequence}: {self.applied}"
+
+    @property
+    def is_override(self) -> bool:
+        return self.applied != self.engine_verdict

@@ -183,6 +183,16 @@ def ensure_can_record_game(*, user: Any, game: Game) -> None:
         raise _deny(user)
 
 
+def ensure_can_referee_game(*, user: Any, game: Game) -> None:
+    """Refuse users who may not rule on the game's knocks (organizers and referees of its
+    tournament, superusers): ``GameNotFound`` (404) when they may not even see the game,
+    ``NotAllowed`` (403) otherwise (anonymous: "You must be signed in")."""
+    if not user_can_referee_game(user=user, game=game):
+        if user_is_signed_in(user=user) and not user_can_view_game(user=user, game=game):
+            raise GameNotFound()
+        raise _deny(user)
+
+
 def ensure_can_view_tournament(*, user: Any, tournament: Tournament) -> None:
     if not user_can_view_tournament(user=user, tournament=tournament):
         raise _deny(user)

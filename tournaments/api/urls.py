@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from tournaments.api import staff, views
+from tournaments.api import rulings, staff, views
 
 app_name = "api"
 
@@ -89,6 +89,17 @@ urlpatterns = [
     path("games/<int:game_id>/events", views.GameEventsApi.as_view(), name="game-events"),
     path("games/<int:game_id>/state", views.GameStateApi.as_view(), name="game-state"),
     path("games/<int:game_id>/log", views.GameLogApi.as_view(), name="game-log"),
+    path(
+        "games/<int:game_id>/knock-preview",
+        rulings.KnockPreviewApi.as_view(),
+        name="game-knock-preview",
+    ),
+    path("games/<int:game_id>/rulings", rulings.GameRulingsApi.as_view(), name="game-rulings"),
+    path(
+        "tournaments/<int:tournament_id>/rulings",
+        rulings.TournamentRulingsApi.as_view(),
+        name="tournament-rulings",
+    ),
     path(
         "games/<int:game_id>/placements",
         views.GamePlacementsApi.as_view(),

@@ -1,0 +1,175 @@
+"""Reads for referees' rulings: the engine's preview of a knock, a tournament's rulings,
+and the tournament's games in the order a referee needs them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import games.engine as engine
+from games.errors import EventRejected
+from games.explanations import explain
+from games.models import Game
+from games.selectors import game_engine, game_event_list, game_get
+from tournaments.errors import NotFound
+from tournaments.models import Ruling, Table, Tournament
+from tournaments.permissions import (
+    ensure_can_referee_game,
+    user_can_view_tournament,
+    user_tournament_roles,
+)
+
+
+def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:
+    """The engine's preview (:func:`games.engine.knock_preview`) of a knock by ``by``
+    appended to ``game``'s stored log now. No permission check: callers check."""
+    if game.kind != "tock":
+        raise EventRejected("knocks and rulings are for TOCK games")
+    events = list(game_event_list(game=game).values_list("data", flat=True))
+    if not events:
+        return {
+            "verdict": "invalid",
+            "against": None,
+            "code": "before_first_turn",
+            "params": {"knocker": by},
+            "sentence": "no turn to knock on: the first turn has not begun",
+            "more": [],
+            "penalty": [],
+            "goes_out": [],
+        }
+    current = game_engine(game=game)
+    assert isinstance(current, engine.TockGame)
+    return engine.knock_preview(events, by, game=current)
+
+
+def knock_preview_for(*, game_id: Any, by: str, user: Any) -> dict[str, Any]:
+    """What the referee sees before ruling: the preview with its ``explanation`` in the
+    active language. Organizers and referees of the game's tournament only (404 for
+    those who may not see the game)."""
+    game = game_get(game_id=game_id)
+    ensure_can_referee_game(user=user, game=game)
+    preview = knock_preview_of(game=game, by=by)
+    return {
+        **preview,
+        "explanation": explain(preview),
+        "sequence": game.last_sequence,
+    }
+
+
+@dataclass(frozen=True)
+class RulingRow:
+    """One ruling as the rulings page and API show it."""
+
+    id: int
+    game: int
+    table: int | None
+    round: int | None
+    at: datetime
+    referee: str
+    sequence: int
+    knocker: str
+    against: str
+    engine_verdict: str | None
+    engine_code: str | None
+    ruling: str
+    applied: str
+    note: str
+
+
+def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
+    """The tournament's rulings in time order, for everyone who may see the tournament
+    (else :class:`NotFound`). While a game is in progress, the engine's verdict on its
+    ruled knocks is shown only to the tournament's staff: it would tell the table whether
+    the knocked turn had an infraction (as ``TockGame.public_summary`` hides it)."""
+    if not user_can_view_tournament(user=user, tournament=tournament):
+        raise NotFound()
+    staff = bool(user_tournament_roles(user=user, tournament=tournament))
+    rulings = (
+        Ruling.objects.filter(tournament=tournament)
+        .select_related("game", "referee")
+        .order_by("at", "id")
+    )
+    tables = {
+        t.game_id: t
+        for t in Table.objects.filter(game_id__in=[r.game_id for r in rulings]).select_related(
+            "round"
+        )
+    }
+    rows = []
+    for r in rulings:
+        table = tables.get(r.game_id)
+        shown = staff or r.game.is_over
+        rows.append(
+            RulingRow(
+                id=r.pk,
+                game=r.game_id,
+                table=table.number if table else None,
+                round=table.round.number if table else None,
+                at=r.at,
+                referee=r.referee.get_username() if r.referee else "",
+                sequence=r.sequence,
+                knocker=r.knocker,
+                against=r.against,
+                engine_verdict=r.engine_verdict if shown else None,
+                engine_code=r.engine_code if shown else None,
+                ruling=r.ruling,
+                applied=r.applied,
+                note=r.note,
+            )
+        )
+    return rows
+
+
+def ruling_row(*, ruling: Ruling) -> RulingRow:
+    """One stored ruling as a row, in full (for the referee who just stored it)."""
+    table = Table.objects.filter(game_id=ruling.game_id).select_related("round").first()
+    return RulingRow(
+        id=ruling.pk,
+        game=ruling.game_id,
+        table=table.number if table else None,
+        round=table.round.number if table else None,
+        at=ruling.at,
+        referee=ruling.referee.get_username() if ruling.referee else "",
+        sequence=ruling.sequence,
+        knocker=ruling.knocker,
+        against=ruling.against,
+        engine_verdict=ruling.engine_verdict,
+        engine_code=ruling.engine_code,
+        ruling=ruling.ruling,
+        applied=ruling.applied,
+        note=ruling.note,
+    )
+
+
+def game_rulings(*, game: Game) -> dict[int, Ruling]:
+    """The game's rulings by the sequence of their ``tock`` event (for the game page)."""
+    return {r.sequence: r for r in Ruling.objects.filter(game=game)}
+
+
+@dataclass(frozen=True)
+class RefereeGame:
+    table: Table
+    open_knock: bool
+
+
+def referee_games(*, tournament: Tournament) -> list[RefereeGame]:
+    """The tournament's TOCK games for the referee list: games in progress where a knock
+    now would find an unpenalised infraction ("open knock") first, then the other games
+    in progress, then the rest; each group by round and table."""
+    tables = (
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("round", "game")
+        .prefetch_related("seats__player")
+        .order_by("-round__number", "number")
+    )
+    rows = []
+    for table in tables:
+        game = table.game
+        open_knock = False
+        if game.kind == "tock" and game.status == "in_progress" and game.last_sequence:
+            current = game_engine(game=game)
+            open_knock = bool(current and current.pending_infractions())
+        rows.append(RefereeGame(table=table, open_knock=open_knock))
+    rows.sort(key=lambda r: (not r.open_knock, r.table.game.status != "in_progress"))
+    return rows

@@ -1,0 +1,94 @@
+"""Referees' rulings on TOCK knocks (issue 12).
+
+:func:`knock_ruling_record` is the one way a ruling is stored: ONE ``tock`` event
+carrying the ruling and the referee, appended through the recording choke point
+(:func:`tournaments.services.recording.game_record_event`: the same sequence check, so a
+stale page gets 409 and two referees never both rule; the same follow-ups: round,
+standings, ratings, live pages), plus a :class:`~tournaments.models.Ruling` record, in
+one transaction (nothing half-stored).
+
+Rules:
+
+* only the organizers and referees of the game's tournament (and superusers) may rule;
+  a user who may not even see the game gets 404 (:func:`ensure_can_referee_game`);
+* ``ruling`` is ``confirm`` (apply the engine's verdict), ``correct`` or ``incorrect``;
+  applying another verdict than the engine's is an override and needs a ``note``;
+* the engine's verdict is computed under the game's row lock on the log the event is
+  appended to, so the record states what the engine judged on exactly that position;
+* a knock the engine refuses (before the first turn, on a player who went out...) is
+  refused with the engine's reason (422): no ruling can make it legal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.errors import EventRejected, MalformedInput, StaleSequence
+from games.explanations import explain
+from games.models import Game
+from games.selectors import game_get
+from tournaments.models import Ruling, RulingChoice
+from tournaments.permissions import ensure_can_referee_game, game_tournament
+from tournaments.selectors.rulings import knock_preview_of
+from tournaments.services.recording import game_record_event
+
+MAX_NOTE = 2000
+
+
+def knock_ruling_record(
+    *,
+    game: Game | int | str,
+    by: Any,
+    ruling: Any,
+    note: Any = "",
+    expected_sequence: Any,
+    user: Any,
+) -> Ruling:
+    """Store a referee's ruling on a knock by ``by`` made now (see the module rules)."""
+    game = game if isinstance(game, Game) else game_get(game_id=game)
+    ensure_can_referee_game(user=user, game=game)
+    if ruling not in RulingChoice.values:
+        raise MalformedInput(_("'ruling' must be confirm, correct or incorrect."))
+    if not isinstance(by, str) or not by:
+        raise MalformedInput(_("'by' must name the player who knocked."))
+    note = note if isinstance(note, str) else ""
+    note = note.strip()
+    if len(note) > MAX_NOTE:
+        raise MalformedInput(
+            _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
+        )
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        if not isinstance(expected_sequence, int) or expected_sequence != locked.last_sequence + 1:
+            raise StaleSequence(locked.last_sequence, expected_sequence)
+        preview = knock_preview_of(game=locked, by=by)
+        if preview["verdict"] == "invalid":
+            raise EventRejected(explain(preview))
+        applied = preview["verdict"] if ruling == RulingChoice.CONFIRM else ruling
+        if applied != preview["verdict"] and not note:
+            raise MalformedInput(_("A note is required to override the engine's verdict."))
+        event = {
+            "type": "tock",
+            "player": by,
+            "ruling": applied,
+            "referee": getattr(user, "username", "") or "referee",
+        }
+        outcome = game_record_event(
+            game=locked, event=event, expected_sequence=expected_sequence, user=user
+        )
+        return Ruling.objects.create(
+            game=outcome.game,
+            tournament=game_tournament(game=outcome.game),
+            referee=user if getattr(user, "pk", None) else None,
+            sequence=outcome.game.last_sequence,
+            knocker=by,
+            against=preview["against"] or "",
+            engine_verdict=preview["verdict"],
+            engine_code=preview["code"],
+            ruling=ruling,
+            applied=applied,
+            note=note,
+        )
