@@ -107,6 +107,21 @@ def _refused(request: HttpRequest, exc: DomainError) -> None:
     messages.error(request, str(exc.message))
 
 
+def _attempt(request: HttpRequest, action: Callable[[], object], *, success: str) -> bool:
+    """Run one service call for a page: its refusal becomes an error message, its
+    success ``success``. A missing role (``NotAllowed``) is not a refusal to show on the
+    dashboard: it propagates and answers 403."""
+    try:
+        action()
+    except NotAllowed:
+        raise
+    except DomainError as exc:
+        _refused(request, exc)
+        return False
+    messages.success(request, success)
+    return True
+
+
 def _search(request: HttpRequest) -> str:
     return (request.GET.get("q") or request.POST.get("q") or "").strip()[:60]
 
@@ -482,14 +497,11 @@ def organize_reseat(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
     if page is not None:
         return page
-    try:
-        round_reseat(round=rnd, user=request.user)
-    except NotAllowed:
-        raise
-    except DomainError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, _("Round %(n)d is seated again.") % {"n": rnd.number})
+    _attempt(
+        request,
+        lambda: round_reseat(round=rnd, user=request.user),
+        success=_("Round %(n)d is seated again.") % {"n": rnd.number},
+    )
     return _back(tournament, "round")
 
 
@@ -512,14 +524,11 @@ def organize_time_up(request: HttpRequest, tournament: Tournament) -> HttpRespon
     )
     if page is not None:
         return page
-    try:
-        round_time_up(round=rnd, user=request.user)
-    except NotAllowed:
-        raise
-    except DomainError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, _("Round %(n)d is over: time is up.") % {"n": rnd.number})
+    _attempt(
+        request,
+        lambda: round_time_up(round=rnd, user=request.user),
+        success=_("Round %(n)d is over: time is up.") % {"n": rnd.number},
+    )
     return _back(tournament, "round")
 
 
@@ -538,12 +547,9 @@ def organize_finish(request: HttpRequest, tournament: Tournament) -> HttpRespons
     )
     if page is not None:
         return page
-    try:
-        tournament_finish(tournament=tournament, user=request.user)
-    except NotAllowed:
-        raise
-    except DomainError as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, _("The event is finished."))
+    _attempt(
+        request,
+        lambda: tournament_finish(tournament=tournament, user=request.user),
+        success=_("The event is finished."),
+    )
     return _back(tournament)
