@@ -8,6 +8,7 @@ from tournaments.models import (
     Player,
     Registration,
     Round,
+    Ruling,
     Seat,
     Table,
     Tournament,
@@ -111,6 +112,25 @@ class TournamentAuditAdmin(admin.ModelAdmin):
     list_display = ("at", "tournament", "round", "actor", "action")
     list_filter = ("action",)
     raw_id_fields = ("tournament", "round", "actor")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Ruling)
+class RulingAdmin(admin.ModelAdmin):
+    """Rulings are written with their ``tock`` event by the rulings service only: the
+    record must match the game's log, so it is read-only here."""
+
+    list_display = ("at", "tournament", "game", "sequence", "referee", "engine_verdict", "applied")
+    list_filter = ("applied", "engine_verdict")
+    raw_id_fields = ("game", "tournament", "referee")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -2,7 +2,14 @@
 
 from django.urls import path
 
-from tournaments import export_views, staff_views, views, views_organize, views_score
+from tournaments import (
+    export_views,
+    staff_views,
+    views,
+    views_organize,
+    views_referee,
+    views_score,
+)
 
 app_name = "tournaments"
 
@@ -58,6 +65,11 @@ urlpatterns = [
     path("players/<slug:handle>/", views.player_detail, name="player-detail"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/score/", views_score.game_score, name="game-score"),
+    # referees (tournaments/views_referee.py)
+    path("games/<int:pk>/referee/", views_referee.game_referee, name="game-referee"),
+    path("tournaments/<int:pk>/referee/", views_referee.referee_home, name="referee"),
+    path("tournaments/<int:pk>/rulings/", views_referee.rulings_page, name="rulings"),
+    path("tournaments/<int:pk>/rulings.csv", views_referee.rulings_csv, name="rulings-csv"),
     path("rules/", views.rules, name="rules"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
 ]

@@ -75,6 +75,7 @@ class RulingSerializer(serializers.Serializer):
     ruling = serializers.ChoiceField(choices=["confirm", "correct", "incorrect"])
     applied = serializers.ChoiceField(choices=["correct", "incorrect"])
     note = serializers.CharField(allow_blank=True)
+    override = serializers.BooleanField(help_text="The ruling differs from the engine's verdict.")
 
     class Meta:
         ref_name = "Ruling"

@@ -13,12 +13,13 @@ from games.explanations import explain
 from games.models import Game
 from games.selectors import game_engine, game_event_list, game_get
 from tournaments.errors import NotFound
-from tournaments.models import Ruling, Table, Tournament
+from tournaments.models import Player, Ruling, Table, Tournament
 from tournaments.permissions import (
     ensure_can_referee_game,
     user_can_view_tournament,
     user_tournament_roles,
 )
+from tournaments.selectors.privacy import Masker
 
 
 def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:
@@ -75,6 +76,8 @@ class RulingRow:
     ruling: str
     applied: str
     note: str
+    #: the applied verdict differs from the engine's (an override always has a note)
+    override: bool
 
 
 def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
@@ -96,6 +99,13 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
             "round"
         )
     }
+    # hidden players appear under their neutral handles, as on every page of the event
+    masker = Masker(user=user, tournament=tournament)
+    handles = {h for r in rulings for h in (r.knocker, r.against)}
+    shown_as = {
+        p.handle: masker.player(p).handle
+        for p in Player.objects.filter(handle__in=handles, hidden=True)
+    }
     rows = []
     for r in rulings:
         table = tables.get(r.game_id)
@@ -109,13 +119,14 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 at=r.at,
                 referee=r.referee.get_username() if r.referee else "",
                 sequence=r.sequence,
-                knocker=r.knocker,
-                against=r.against,
+                knocker=shown_as.get(r.knocker, r.knocker),
+                against=shown_as.get(r.against, r.against),
                 engine_verdict=r.engine_verdict if shown else None,
                 engine_code=r.engine_code if shown else None,
                 ruling=r.ruling,
                 applied=r.applied,
                 note=r.note,
+                override=r.is_override,
             )
         )
     return rows
@@ -139,6 +150,7 @@ def ruling_row(*, ruling: Ruling) -> RulingRow:
         ruling=ruling.ruling,
         applied=ruling.applied,
         note=ruling.note,
+        override=ruling.is_override,
     )
 
 

@@ -1,0 +1,135 @@
+"""The referee's pages: who knocks -> the engine's verdict -> confirm or override; the
+game page marks rulings; the tournament's rulings page and CSV (issue 12)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import games.engine as engine
+from tests.rulings import logs
+from tests.tournaments.factories import RoundFactory, seat_table
+from tournaments.models import Ruling
+from tournaments.permissions import SYSTEM
+from tournaments.services import game_record_log
+
+pytestmark = pytest.mark.django_db
+
+
+def browser(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def record(game, events):
+    game_record_log(game=game, log=events, user=SYSTEM)
+    game.refresh_from_db()
+
+
+def page(game):
+    return reverse("tournaments:game-referee", args=[game.pk])
+
+
+@pytest.mark.parametrize(
+    "events, by, verdict_text, code",
+    [
+        (logs.FORGOT_DISCARD, "bob", "Correct knock", "forgot_discard"),
+        (logs.FORGOT_CENTER, "cat", "Correct knock", "forgot_center"),
+        (logs.WRONG_DISCARD, "cat", "Correct knock", "wrong_discard"),
+        (logs.CLEAN, "bob", "Wrong knock", "clean_turn"),
+    ],
+)
+def test_knock_verdict_then_confirm(game, staff, events, by, verdict_text, code):
+    record(game, events)
+    client = browser(staff["referee"])
+    response = client.get(page(game), {"by": by})
+    assert response.status_code == 200
+    html = response.content.decode()
+    pv = engine.knock_preview(events, by)
+    assert pv["code"] == code
+    assert verdict_text in html
+    assert pv["sentence"].replace("'", "&#x27;") in html
+    for move in pv["penalty"]:
+        assert f"bottom card {move['card']} goes under" in html
+    response = client.post(
+        page(game), {"by": by, "ruling": "confirm", "sequence": game.last_sequence + 1, "note": ""}
+    )
+    assert response.status_code == 303
+    ruling = Ruling.objects.get()
+    assert ruling.engine_code == code and ruling.applied == pv["verdict"]
+    assert "Ruling recorded." in client.get(page(game)).content.decode()
+
+
+def test_override_needs_a_note_then_shows_on_the_game_and_rulings_pages(game, staff, tournament):
+    record(game, logs.CLEAN)
+    client = browser(staff["referee"])
+    seq = game.last_sequence + 1
+    response = client.post(page(game), {"by": "bob", "ruling": "correct", "sequence": seq})
+    assert response.status_code == 400
+    assert "A note is required" in response.content.decode()
+    assert not Ruling.objects.exists()
+    response = client.post(
+        page(game), {"by": "bob", "ruling": "correct", "sequence": seq, "note": "ann peeked"}
+    )
+    assert response.status_code == 303
+    game_html = browser().get(reverse("tournaments:game-detail", args=[game.pk])).content.decode()
+    assert "Referees&#x27; rulings" in game_html or "Referees' rulings" in game_html
+    assert "Overrides the engine" in game_html and "ann peeked" in game_html
+    rulings_url = reverse("tournaments:rulings", args=[tournament.pk])
+    html = browser().get(rulings_url).content.decode()
+    assert "ann peeked" in html and "t-referee" in html and "override" in html
+    assert "shown after the game" in html  # the engine's verdict, while the game runs
+    assert "Wrong knock" in browser(staff["organizer"]).get(rulings_url).content.decode()
+    csv = browser().get(reverse("tournaments:rulings-csv", args=[tournament.pk]))
+    assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")
+    lines = csv.content.decode().splitlines()
+    assert lines[0].startswith("game,round,table,time,referee")
+    assert "ann peeked" in lines[1] and ",correct,correct," in lines[1]
+
+
+def test_a_stale_page_gets_409_and_no_second_ruling(game, staff):
+    record(game, logs.FORGOT_DISCARD)
+    seq = game.last_sequence + 1
+    body = {"by": "bob", "ruling": "confirm", "sequence": seq}
+    assert browser(staff["referee"]).post(page(game), body).status_code == 303
+    response = browser(staff["organizer"]).post(page(game), {**body, "by": "cat"})
+    assert response.status_code == 409
+    assert "Someone else recorded" in response.content.decode()
+    assert Ruling.objects.count() == 1
+
+
+def test_invalid_knock_offers_no_ruling(game, staff):
+    record(game, logs.BEFORE_FIRST_TURN)
+    html = browser(staff["referee"]).get(page(game), {"by": "bob"}).content.decode()
+    assert "Knock not allowed" in html and 'name="ruling"' not in html
+
+
+def test_permissions(game, staff, tournament):
+    record(game, logs.CLEAN)
+    home = reverse("tournaments:referee", args=[tournament.pk])
+    for url in (page(game), home):
+        assert browser().get(url).status_code == 302  # to the login page
+        assert browser(staff["scorekeeper"]).get(url).status_code == 403
+        assert browser(staff["stranger"]).get(url).status_code == 403
+        assert browser(staff["organizer"]).get(url).status_code == 200
+        assert browser(staff["referee"]).get(url).status_code == 200
+    tournament.is_public = False
+    tournament.save(update_fields=["is_public"])
+    for url in (page(game), home, reverse("tournaments:rulings", args=[tournament.pk])):
+        assert browser(staff["stranger"]).get(url).status_code == 404
+    assert browser(staff["stranger"]).post(page(game), {"by": "bob"}).status_code == 404
+
+
+def test_referee_list_puts_open_knocks_first(game, staff, tournament, players):
+    record(game, logs.CLEAN)
+    other = seat_table(RoundFactory(tournament=tournament, number=2), players)
+    record(other.game, logs.FORGOT_DISCARD)
+    html = browser(staff["referee"]).get(reverse("tournaments:referee", args=[tournament.pk]))
+    html = html.content.decode()
+    first = html.index(reverse("tournaments:game-referee", args=[other.game.pk]))
+    second = html.index(reverse("tournaments:game-referee", args=[game.pk]))
+    assert first < second
+    assert "A knock now would be correct" in html

@@ -1,0 +1,195 @@
+"""Referees' pages (issue 12), phone first, complete without JavaScript.
+
+* ``/tournaments/<pk>/referee/`` (``tournaments:referee``): the tournament's games for a
+  referee, those with an open knock first (:func:`~tournaments.selectors.rulings.referee_games`);
+* ``/games/<pk>/referee/`` (``tournaments:game-referee``): the state of the game, "who
+  knocks?" (a GET form), the engine's preview of that knock (verdict, explanation in the
+  page's language, the penalty cards), then a POST form to confirm or override (with a
+  note), stored by :func:`tournaments.services.rulings.knock_ruling_record` (the
+  recording choke point: a stale page gets "someone ruled first", never a double
+  ruling);
+* ``/tournaments/<pk>/rulings/`` and ``rulings.csv``: the tournament's rulings, for
+  whoever sees the tournament.
+
+Who: the referee pages, organizers and referees of the tournament (and superusers);
+anonymous visitors are sent to log in, other users get 403, a hidden tournament 404.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+
+from games.errors import DomainError, GameNotFound, StaleSequence
+from games.explanations import verdict_label
+from games.presenters import game_view
+from tournaments.csv_export import csv_text
+from tournaments.errors import NotFound
+from tournaments.models import Role, RulingChoice
+from tournaments.permissions import ensure_can_referee_game, user_tournament_roles
+from tournaments.selectors import game_view_for, tournament_get_visible
+from tournaments.selectors.rulings import (
+    knock_preview_for,
+    referee_games,
+    tournament_rulings,
+)
+from tournaments.services.rulings import knock_ruling_record
+
+
+def _tournament(request: HttpRequest, pk: int) -> Any:
+    try:
+        return tournament_get_visible(tournament_id=pk, user=request.user)
+    except NotFound as exc:
+        raise Http404(str(exc.message)) from exc
+
+
+@login_required
+@require_safe
+def referee_home(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    roles = user_tournament_roles(user=request.user, tournament=tournament)
+    if not roles & {Role.ORGANIZER, Role.REFEREE}:
+        raise PermissionDenied(_("Only the tournament's referees and organizers may rule."))
+    return render(
+        request,
+        "tournaments/referee.html",
+        {"tournament": tournament, "games": referee_games(tournament=tournament)},
+    )
+
+
+def _shown(request: HttpRequest, pk: int) -> Any:
+    """The game for a referee: 404 hidden or unknown, 403 without the role."""
+    try:
+        shown = game_view_for(user=request.user, game_id=pk, with_names=True)
+    except (NotFound, GameNotFound) as exc:
+        raise Http404(str(exc.message)) from exc
+    ensure_can_referee_game(user=request.user, game=shown.game)  # NotAllowed is a 403
+    return shown
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
+    shown = _shown(request, pk)
+    if request.method != "POST":
+        return _render(request, shown, by=request.GET.get("by", ""))
+    by = request.POST.get("by", "")
+    try:
+        sequence = int(request.POST.get("sequence", ""))
+    except ValueError:
+        sequence = -1
+    try:
+        knock_ruling_record(
+            game=shown.game.pk,
+            by=by,
+            ruling=request.POST.get("ruling", ""),
+            note=request.POST.get("note", ""),
+            expected_sequence=sequence,
+            user=request.user,
+        )
+    except StaleSequence as exc:
+        return _render(request, _shown(request, pk), by=by, error=exc, stale=True)
+    except DomainError as exc:
+        return _render(request, _shown(request, pk), by=by, error=exc)
+    messages.success(request, _("Ruling recorded."))
+    response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[pk]))
+    response.status_code = 303
+    return response
+
+
+def _render(
+    request: HttpRequest,
+    shown: Any,
+    *,
+    by: str,
+    error: DomainError | None = None,
+    stale: bool = False,
+) -> HttpResponse:
+    game = shown.game
+    players = list(game.players or [])
+    preview = None
+    if by in players and game.kind == "tock":
+        preview = knock_preview_for(game_id=game.pk, by=by, user=request.user)
+        preview["verdict_label"] = verdict_label(preview["verdict"])
+        preview["penalty_shown"] = [
+            {
+                **m,
+                "from_name": shown.names.get(m["from"], m["from"]),
+                "to_name": shown.names.get(m["to"], m["to"]),
+            }
+            for m in preview["penalty"]
+        ]
+    context = {
+        "game": game,
+        "table": shown.table,
+        "view": game_view(state=shown.state, names=shown.names),
+        "players": [{"handle": h, "name": shown.names.get(h, h)} for h in players],
+        "by": by,
+        "preview": preview,
+        "rulings": RulingChoice.choices,
+        "error": error,
+        "stale": stale,
+        "note": request.POST.get("note", "") if error is not None else "",
+    }
+    return render(
+        request,
+        "games/referee.html",
+        context,
+        status=error.http_status if error is not None else 200,
+    )
+
+
+@require_safe
+def rulings_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    rows = tournament_rulings(tournament=tournament, user=request.user)
+    return render(
+        request,
+        "tournaments/rulings.html",
+        {
+            "tournament": tournament,
+            "rows": [{"row": r, "engine": verdict_label(r.engine_verdict or "")} for r in rows],
+        },
+    )
+
+
+@require_safe
+def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _tournament(request, pk)
+    rows = tournament_rulings(tournament=tournament, user=request.user)
+    header = [
+        "game", "round", "table", "time", "referee", "event", "knocked_by", "knocked_on",
+        "engine_verdict", "engine_reason", "ruling", "applied", "note",
+    ]  # fmt: skip
+    data = [
+        [
+            r.game,
+            r.round,
+            r.table,
+            r.at.isoformat(),
+            r.referee,
+            r.sequence,
+            r.knocker,
+            r.against,
+            r.engine_verdict or "",
+            r.engine_code or "",
+            r.ruling,
+            r.applied,
+            r.note,
+        ]  # fmt: skip
+        for r in rows
+    ]
+    response = HttpResponse(
+        csv_text(header=header, rows=data).encode("utf-8"), content_type="text/csv; charset=utf-8"
+    )
+    filename = f"{tournament.league.slug}-{tournament.slug}-rulings.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
