@@ -63,9 +63,16 @@ class Game(ABC):
         adjudicated end...), so that only a referee or an organizer may record it.
 
         The event is not validated; anything that is not a mapping is ``False``.
-        Default: no event of the kind needs a referee.
+        Default, for the ``end`` event every kind shares: an ``end`` for any reason but
+        ``"time"`` (an adjudication) and any ``end`` that gives ``placements`` are the
+        referee's; a scorekeeper's time-up ``end`` carries none and the engine places
+        the players from the position.
         """
-        return False
+        if not isinstance(event, Mapping):
+            return False
+        return event.get("type") == "end" and (
+            event.get("reason") != "time" or "placements" in event
+        )
 
     @classmethod
     def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:

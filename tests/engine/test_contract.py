@@ -34,7 +34,12 @@ def test_the_base_class_declares_the_contract():
         assert name in Game.__annotations__
     assert Game.reserved_names == frozenset()
     assert "turn" in Game.__abstractmethods__
-    assert Game.event_needs_referee({"type": "end", "reason": "adjudicated"}) is False
+    # The shared `end` event: an adjudication or placements are a referee's matter.
+    assert Game.event_needs_referee({"type": "end", "reason": "adjudicated"}) is True
+    assert Game.event_needs_referee({"type": "end", "reason": "time"}) is False
+    assert Game.event_needs_referee({"type": "end", "reason": "time", "placements": {}}) is True
+    assert Game.event_needs_referee({"type": "play"}) is False
+    assert Game.event_needs_referee(["end"]) is False
 
 
 # --------------------------------------------------------------------------- TOCK's values

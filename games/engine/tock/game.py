@@ -251,13 +251,9 @@ class TockGame(Game):
         adjudication), and any ``end`` that gives ``placements`` are the referee's: a
         scorekeeper's time-up ``end`` carries none and the engine places the players
         from the position (rule 3)."""
-        if not isinstance(event, Mapping):
-            return False
-        if "ruling" in event:
+        if isinstance(event, Mapping) and "ruling" in event:
             return True
-        return event.get("type") == "end" and (
-            event.get("reason") != "time" or "placements" in event
-        )
+        return super().event_needs_referee(event)
 
     # ------------------------------------------------------------------ public API
     @property

@@ -203,16 +203,6 @@ class UnoGame(Game):
         g._pile_n = len(CANONICAL[deck])
         return g
 
-    @classmethod
-    def event_needs_referee(cls, event: Mapping[str, Any]) -> bool:
-        """An ``end`` for any reason but ``"time"`` (an adjudication) or one that gives
-        ``placements``: a scorekeeper's time-up ``end`` carries none (the totals place)."""
-        if not isinstance(event, Mapping):
-            return False
-        return event.get("type") == "end" and (
-            event.get("reason") != "time" or "placements" in event
-        )
-
     # ------------------------------------------------------------------ public API
     @property
     def status(self) -> str:
