@@ -133,3 +133,12 @@ def test_referee_list_puts_open_knocks_first(game, staff, tournament, players):
     second = html.index(reverse("tournaments:game-referee", args=[game.pk]))
     assert first < second
     assert "A knock now would be correct" in html
+
+
+def test_game_page_links_referees_to_the_referee_page(game, staff):
+    record(game, logs.CLEAN)
+    url = reverse("tournaments:game-detail", args=[game.pk])
+    link = page(game)
+    assert link in browser(staff["referee"]).get(url).content.decode()
+    assert link not in browser(staff["scorekeeper"]).get(url).content.decode()
+    assert link not in browser().get(url).content.decode()

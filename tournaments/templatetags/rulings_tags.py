@@ -9,18 +9,31 @@ from typing import Any
 
 from django import template
 
+from tournaments.permissions import user_can_referee_game
 from tournaments.selectors.rulings import game_rulings
 
 register = template.Library()
 
 
-@register.inclusion_tag("games/_rulings.html")
-def game_rulings_section(game: Any, summary: Any = None) -> dict[str, Any]:
+@register.inclusion_tag("games/_rulings.html", takes_context=True)
+def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[str, Any]:
     """``summary``: the page's presented summary, whose knocks carry the players' names
-    as this visitor may see them (hidden players masked), by event number."""
+    as this visitor may see them (hidden players masked), by event number. Referees and
+    organizers of a TOCK game in progress also get a link to the referee page."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    can_referee = (
+        game.kind == "tock"
+        and game.status == "in_progress"
+        and user is not None
+        and user.is_authenticated
+        and user_can_referee_game(user=user, game=game)
+    )
     knocks = {k.get("event"): k for k in (summary or {}).get("knocks") or [] if isinstance(k, dict)}
     rulings = sorted(game_rulings(game=game).values(), key=lambda r: r.sequence)
     return {
+        "game": game,
+        "can_referee": can_referee,
         "rulings": [
             {
                 "sequence": r.sequence,
@@ -32,5 +45,5 @@ def game_rulings_section(game: Any, summary: Any = None) -> dict[str, Any]:
                 "referee": r.referee.get_username() if r.referee else "",
             }
             for r in rulings
-        ]
+        ],
     }
