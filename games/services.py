@@ -257,7 +257,15 @@ def game_append_event(
     key = check_idempotency_key(idempotency_key)
     with transaction.atomic():
         game = _locked(game)
-        if key is not None:
+        # A retry is of a stored event (a sequence already written) or meets a game
+        # over: only then look the key up. A new event with a key used before is caught
+        # by the unique (game, key) constraint below, with no query spent beforehand.
+        maybe_retry = (
+            expected_sequence <= game.last_sequence
+            or game.is_over
+            or game.result_source == ResultSource.PLACEMENTS
+        )
+        if key is not None and maybe_retry:
             replay = _replay_of(game=game, key=key, data=data, sequence=expected_sequence)
             if replay is not None:
                 return replay

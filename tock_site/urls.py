@@ -47,6 +47,7 @@ account_urls = [
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("healthz/live", views.healthz_live, name="healthz-live"),
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon, name="favicon"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -1,6 +1,6 @@
 """Site-level views: the health endpoint, the favicon."""
 
-from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -18,6 +18,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
     """
     report = health.report()
     return JsonResponse(report, status=503 if report["status"] == "down" else 200)
+
+
+@never_cache
+@require_GET
+def healthz_live(request: HttpRequest) -> HttpResponse:
+    """``/healthz/live``: liveness only. The process answers requests; nothing else is
+    touched (no database, no Redis, no session, no template), so it stays cheap and
+    says "alive" even while PostgreSQL is down (``/healthz`` says "ready")."""
+    return HttpResponse(b"ok", content_type="text/plain")
 
 
 @require_GET

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import CharField, Q, Value
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameNotFound
@@ -69,14 +69,18 @@ def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str
         return ALL_ROLES
     if not user_is_signed_in(user=user):
         return frozenset()
-    roles = set(
-        TournamentRole.objects.filter(tournament=tournament, user=user).values_list(
-            "role", flat=True
-        )
+    # One query: the tournament roles, plus "organizer" when the user organizes the
+    # league (every write and the live-append path ask this).
+    league_organizer = (
+        League.organizers.through.objects.filter(league_id=tournament.league_id, user_id=user.pk)
+        .annotate(role=Value(Role.ORGANIZER.value, output_field=CharField()))
+        .values_list("role", flat=True)
     )
-    if Role.ORGANIZER not in roles and user_can_manage_league(user=user, league=tournament.league):
-        roles.add(Role.ORGANIZER)
-    return frozenset(roles)
+    return frozenset(
+        TournamentRole.objects.filter(tournament=tournament, user=user)
+        .values_list("role", flat=True)
+        .union(league_organizer)
+    )
 
 
 def user_can_view_tournament(*, user: Any, tournament: Tournament) -> bool:
@@ -91,10 +95,17 @@ def user_can_manage_tournament(*, user: Any, tournament: Tournament) -> bool:
 
 
 def game_tournament(*, game: Game) -> Tournament | None:
-    """The tournament a game is played in, ``None`` for a friendly game."""
-    table = (
-        Table.objects.filter(game_id=game.pk).select_related("round__tournament__league").first()
-    )
+    """The tournament a game is played in, ``None`` for a friendly game (from the table
+    kept on the game when it was read already, see
+    :func:`tournaments.selectors.games.remember_table`)."""
+    if "_tock_table" in game.__dict__:
+        table = game.__dict__["_tock_table"]
+    else:
+        table = (
+            Table.objects.filter(game_id=game.pk)
+            .select_related("round__tournament__league")
+            .first()
+        )
     return table.round.tournament if table else None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
@@ -37,11 +38,14 @@ from tournaments.selectors import (
     tournament_get_visible,
     tournament_list_visible,
     tournament_points,
-    tournament_rounds_detail,
-    tournament_standings,
+    tournament_rounds_with_tables,
 )
 from tournaments.selectors.player_page import player_page
+from tournaments.selectors.standings_cache import tournament_standings_cached
 from tournaments.selectors.tournament_page import (
+    STANDINGS_FIRST,
+    TABLES_FIRST,
+    asked_number,
     seat_search,
     standings_provisional,
     standings_show_stage,
@@ -108,12 +112,22 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ``static/js/find-table.js`` filters the same rows as one types). Standings say
     when they are provisional. The query count does not grow with the players."""
     tournament = tournament_get_visible(tournament_id=pk, user=request.user)
-    rounds = tournament_rounds_detail(tournament=tournament, user=request.user)
+    asked_round = asked_number(request.GET.get("round"))
+    rounds = tournament_rounds_with_tables(
+        tournament=tournament, shown=asked_round, user=request.user
+    )
     tiebreaks = [(key, TIEBREAK_CHOICES.get(key, key)) for key in tournament.tiebreaks or []]
-    standings = tournament_standings(tournament=tournament, user=request.user)
+    standings = tournament_standings_cached(tournament=tournament, user=request.user)
     current_round = rounds[0] if rounds else None
+    shown_round = next((r for r in rounds if r.number == asked_round), current_round)
     finished = tournament.status == TournamentStatus.FINISHED
     seats = round_seat_finder(round=current_round) if current_round and not finished else []
+    all_standings = request.GET.get("standings") == "all"
+    shown_tables = list(shown_round.tables.all()) if shown_round else []
+    all_tables = request.GET.get("tables") == "all"
+    # URLs of the rows are a prefix and an id: no reversing per row.
+    player_prefix = reverse("tournaments:player-detail", args=["-"])[:-2]
+    game_prefix = reverse("tournaments:game-detail", args=[0])[:-2]
     return render(
         request,
         "tournaments/tournament_detail.html",
@@ -121,9 +135,15 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "rounds": rounds,
             "current_round": current_round,
+            "shown_round": shown_round,
+            "shown_tables": shown_tables if all_tables else shown_tables[:TABLES_FIRST],
+            "tables_more": 0 if all_tables else max(0, len(shown_tables) - TABLES_FIRST),
+            "tables_count": len(shown_tables),
             "seat_finder": seats,
             "seat_search": seat_search(rows=seats, query=request.GET.get("find", "")),
             "standings": standings,
+            "standings_rows": standings if all_standings else standings[:STANDINGS_FIRST],
+            "standings_more": 0 if all_standings else max(0, len(standings) - STANDINGS_FIRST),
             "podium": tournament_podium(tournament=tournament, standings=standings),
             "provisional": standings_provisional(tournament=tournament, rounds=rounds),
             "show_stage": standings_show_stage(tournament=tournament),
@@ -131,6 +151,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tiebreaks": tiebreaks,
             "tiebreak_keys": {key for key, _label in tiebreaks},
             "round_numbers": sorted(r.number for r in rounds),
+            "player_prefix": player_prefix,
+            "game_prefix": game_prefix,
         },
     )
 

@@ -103,10 +103,10 @@ from tournaments.selectors import (
     tournament_list_visible,
     tournament_points,
     tournament_rounds_detail,
-    tournament_standings,
     tournament_user_roles,
     visible_tournaments_q,
 )
+from tournaments.selectors.standings_cache import tournament_standings_cached
 from tournaments.services import (
     game_record_event,
     game_record_log,
@@ -532,7 +532,8 @@ class TournamentStandingsApi(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
-        rows = tournament_standings(tournament=tournament, user=request.user)
+        # Cached until something of the tournament changes (big events: see the module).
+        rows = tournament_standings_cached(tournament=tournament, user=request.user)
         return Response(StandingRowSerializer(rows, many=True).data)
 
 

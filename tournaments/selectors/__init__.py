@@ -70,6 +70,7 @@ from tournaments.selectors.tournaments import (
     tournament_list_visible,
     tournament_points,
     tournament_rounds_detail,
+    tournament_rounds_with_tables,
     tournament_user_roles,
 )
 from tournaments.selectors.visibility import (
@@ -130,6 +131,7 @@ __all__ = [
     "tournament_list_visible",
     "tournament_points",
     "tournament_rounds_detail",
+    "tournament_rounds_with_tables",
     "tournament_standings",
     "tournament_user_roles",
     "visible_tournament_expression",

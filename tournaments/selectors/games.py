@@ -29,17 +29,48 @@ from tournaments.selectors.visibility import visible_tournament_expression
 
 
 def _tables_of(*, game: Game) -> QuerySet[Table]:
+    return _tables_of_id(game.pk)
+
+
+def _tables_of_id(game_id: int) -> QuerySet[Table]:
     return (
-        Table.objects.filter(game_id=game.pk)
+        Table.objects.filter(game_id=game_id)
         .select_related("round__tournament__league")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
     )
 
 
+#: Attribute of a Game instance holding its table once read (see :func:`remember_table`).
+_TABLE_ATTR = "_tock_table"
+
+
 def table_for_game(*, game: Game) -> Table | None:
     """The game's table with round, tournament, league and seats (players joined), 2
-    queries; ``None`` for a friendly game."""
-    return _tables_of(game=game).first()
+    queries the first time; ``None`` for a friendly game. Kept on the game instance
+    (:func:`remember_table`), so the role check and the answer of one request read it
+    once."""
+    if _TABLE_ATTR in game.__dict__:
+        return game.__dict__[_TABLE_ATTR]
+    table = _tables_of(game=game).first()
+    remember_table(game=game, table=table)
+    return table
+
+
+def remember_table(*, game: Game, table: Table | None) -> None:
+    """Keep ``table`` (from :func:`table_for_game` or :func:`table_with_game`) on this
+    ``game`` instance for later :func:`table_for_game` calls of the same request.
+    Only for a table unchanged since it was read (the recording service forgets it when
+    a result changes, since the round's status may then change)."""
+    game.__dict__[_TABLE_ATTR] = table
+
+
+def table_with_game(*, game_id: int) -> Table | None:
+    """The table of the game ``game_id`` with its game (without the cached state and
+    summary), round, tournament, league and seats: 2 queries; ``None`` for a friendly
+    game or an unknown id."""
+    return (
+        _tables_of_id(game_id).select_related("game").defer("game__state", "game__summary").first()
+    )
 
 
 def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:

@@ -74,6 +74,13 @@ def _sort_key(row: StandingRow, tiebreaks: list[str]) -> tuple:
 
 
 def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
+    """:func:`standings_unmasked`, hidden players masked for ``user`` (see there)."""
+    return standings_mask(
+        rows=standings_unmasked(tournament=tournament), tournament=tournament, user=user
+    )
+
+
+def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     """Standings of a tournament, best first, from a bounded number of queries (5).
 
     Points: per finished game (log-derived or placements-only), from the tournament's
@@ -226,10 +233,18 @@ def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[St
         key = full_key(row)
         row.rank = i if key != previous else ordered[i - 2].rank
         previous = key
+    return ordered
+
+
+def standings_mask(
+    *, rows: list[StandingRow], tournament: Tournament, user: Any
+) -> list[StandingRow]:
+    """Show the hidden players of ``rows`` (by their ``hidden`` flag) under their neutral
+    names unless ``user`` may see them. Changes the rows in place; returns them."""
     masker = Masker(user=user, tournament=tournament)
-    for row in ordered:
+    for row in rows:
         if masker.masks(player_id=row.player_id, hidden=row.hidden):
             row.handle = hidden_handle(player_id=row.player_id)
             row.display_name = hidden_label(player_id=row.player_id)
             row.masked = True
-    return ordered
+    return rows

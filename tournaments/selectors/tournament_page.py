@@ -13,6 +13,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from games.models import OVER_STATUSES
 from tournaments.models import Round, Tournament, TournamentFormat, TournamentStatus
 from tournaments.selectors.standings import StandingRow
@@ -22,6 +24,20 @@ from tournaments.selectors.tournaments import SeatFinderRow
 PODIUM_PLACES = 3
 #: Longest search text looked at (a name or a handle is shorter).
 MAX_FIND = 60
+#: Standings rows the page shows before "show all" (``?standings=all``).
+STANDINGS_FIRST = 100
+#: Tables of a round the page shows before "show all" (``?tables=all``); "find my
+#: table" lists every seated player whatever the size.
+TABLES_FIRST = 24
+
+
+def asked_number(value: str | None) -> int | None:
+    """A round number from the query string (``?round=N``); ``None`` when absent or not
+    a small positive number (bad input shows the current round, never an error)."""
+    text = (value or "").strip()
+    if not text.isdigit() or len(text) > 4:
+        return None
+    return int(text) or None
 
 
 def fold(text: str) -> str:
@@ -37,11 +53,13 @@ def fold(text: str) -> str:
 class SeatMatch:
     """One row of the find-my-table list: where a player sits, the text a search
     matches against (folded display name and handle, as the visitor sees them, so a
-    hidden player is found only under the neutral name) and whether it matches."""
+    hidden player is found only under the neutral name), whether it matches and the
+    translated "Table T · seat S" (translated once per page, not once per row)."""
 
     row: SeatFinderRow
     search: str
     shown: bool
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,10 +77,18 @@ def seat_search(*, rows: list[SeatFinderRow], query: str) -> SeatSearch:
     the seat finder's rows. An empty query shows everyone."""
     query = " ".join(str(query or "")[:MAX_FIND].split())
     wanted = fold(query)
+    where = gettext("Table %(table)s · seat %(seat)s")
     matched = []
     for row in rows:
         search = fold(f"{row.display_name} {row.handle}")
-        matched.append(SeatMatch(row=row, search=search, shown=wanted in search))
+        matched.append(
+            SeatMatch(
+                row=row,
+                search=search,
+                shown=wanted in search,
+                where=where % {"table": row.table, "seat": row.position},
+            )
+        )
     return SeatSearch(
         query=query, rows=matched, matches=sum(1 for m in matched if m.shown) if wanted else 0
     )
@@ -116,10 +142,13 @@ def standings_show_stage(*, tournament: Tournament) -> bool:
 
 
 __all__ = [
+    "STANDINGS_FIRST",
+    "TABLES_FIRST",
     "Podium",
     "Provisional",
     "SeatMatch",
     "SeatSearch",
+    "asked_number",
     "fold",
     "seat_search",
     "standings_provisional",

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from tournaments.errors import NotFound
@@ -214,6 +214,31 @@ def tournament_rounds_detail(*, tournament: Tournament, user: Any = None) -> lis
     masker = Masker(user=user, tournament=tournament)
     for rnd in rounds:
         _mask_tables(rnd.tables.all(), masker)
+    return rounds
+
+
+def tournament_rounds_with_tables(
+    *, tournament: Tournament, shown: int | None = None, user: Any = None
+) -> list[Round]:
+    """Rounds (newest first); only the newest and the one numbered ``shown`` get their
+    tables, games (no cached state) and seats prefetched (masked as in
+    :func:`tournament_rounds_detail`). The others must not be asked for their tables:
+    the public page shows the current round and one asked-for round, so its work does
+    not grow with every past round. 3 queries (1 without rounds)."""
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("-number"))
+    chosen = [r for i, r in enumerate(rounds) if i == 0 or r.number == shown]
+    if chosen:
+        seats = Seat.objects.select_related("player").order_by("position")
+        tables = (
+            Table.objects.select_related("game")
+            .defer("game__state", "game__summary", "game__start_event")
+            .prefetch_related(Prefetch("seats", queryset=seats))
+            .order_by("number")
+        )
+        prefetch_related_objects(chosen, Prefetch("tables", queryset=tables))
+        masker = Masker(user=user, tournament=tournament)
+        for rnd in chosen:
+            _mask_tables(rnd.tables.all(), masker)
     return rounds
 
 

@@ -40,6 +40,7 @@ from tournaments.permissions import (
     user_is_signed_in,
     user_is_superuser,
 )
+from tournaments.selectors.standings_cache import standings_invalidate
 
 
 def table_size_limits(*, kind: str) -> tuple[int, int]:
@@ -150,6 +151,8 @@ def audit_write(
     Every step of an event is audited here, so this is also where the tournament's live
     pages hear of it: after commit, a ``tournament.changed`` notification naming what
     changed (:data:`LIVE_CHANGES`)."""
+    # Any audited step may change the standings (registrations, drops, seating...).
+    standings_invalidate(tournament_id=tournament.pk)
     changed = LIVE_CHANGES.get(action)
     if changed:
         live_send_on_commit(

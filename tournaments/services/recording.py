@@ -56,6 +56,8 @@ from tournaments.permissions import (
     ensure_signed_in,
     user_can_referee_game,
 )
+from tournaments.selectors.games import remember_table, table_for_game, table_with_game
+from tournaments.selectors.standings_cache import standings_invalidate
 from tournaments.services.progression import round_refresh_status
 
 
@@ -82,6 +84,7 @@ def _follow(outcome: RecordOutcome) -> None:
         if table is not None:
             round_refresh_status(round_id=table["round_id"])
             groups.append(tournament_group(table["round__tournament_id"]))
+            standings_invalidate(tournament_id=table["round__tournament_id"])
         outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
     if outcome.events_added or outcome.result_changed:
         live_send_on_commit(
@@ -126,6 +129,27 @@ def _recordable(*, game: Game | int | str, user: Any) -> Game:
     return game
 
 
+def _resolve_with_table(game: Game | int | str) -> Game:
+    """The game with its table (round, tournament, league, seats) read once and kept on
+    it (see :func:`~tournaments.selectors.games.table_for_game`): the role check, the
+    referee check and the API's answer use it instead of reading it again (the live
+    append path stays at a handful of queries). A tournament game: 2 queries (the table
+    with its game, the seats); a friendly one: 2 (no table, then the game)."""
+    if isinstance(game, Game):
+        table_for_game(game=game)
+        return game
+    try:
+        game_id = int(game)
+    except (TypeError, ValueError, OverflowError):
+        return game_get(game_id=game)  # its GameNotFound
+    if not 0 < game_id < 2**63:  # not a database id: answered as before, without a table
+        return game_get(game_id=game)
+    table = table_with_game(game_id=game_id)
+    found = table.game if table is not None else game_get(game_id=game_id)
+    remember_table(game=found, table=table)
+    return found
+
+
 def game_record_event(
     *,
     game: Game | int | str,
@@ -140,8 +164,10 @@ def game_record_event(
     key): a request repeating an earlier one with that key stores nothing and returns
     the stored event (``outcome.replayed``); nothing follows it (no live message, no
     rating), since nothing changed."""
-    return _write(
-        game=_recordable(game=game, user=user),
+    game = _resolve_with_table(game)
+    ensure_can_record_game(user=user, game=game)
+    outcome = _write(
+        game=game,
         user=user,
         events=[event],
         write=lambda g: game_services.game_append_event(
@@ -152,6 +178,9 @@ def game_record_event(
             idempotency_key=idempotency_key,
         ),
     )
+    if not outcome.result_changed:  # the table did not change (its round may have)
+        remember_table(game=outcome.game, table=table_for_game(game=game))
+    return outcome
 
 
 def game_record_log(

@@ -1,0 +1,83 @@
+"""The standings of big events, cached until something of the tournament changes.
+
+Computing the standings reads every game of every round (1,000 players and 5 rounds:
+about 100 ms); the public tournament page and the API standings ask for them on every
+visit and every live refresh. :func:`tournament_standings_cached` keeps the computed
+rows (before masking) in Django's cache under a per-tournament version;
+:func:`standings_invalidate` moves the version on, and is called by the two places
+every change of a tournament goes through: ``audit_write`` (every audited step: seating,
+registrations, drops, no-shows, settings) and the recording choke point when a game's
+result changes (``tournaments/services/recording.py``). It is called at once and again
+after commit: at once so that a later read of the same transaction (and tests, whose
+transactions never commit) sees the change; after commit so that a reader who cached
+the old rows between the two (before the commit was visible) does not keep them.
+
+Invariants: privacy is never cached: the ``hidden`` flags are read afresh on every
+cached read (one query) and masking is done per viewer. A player's new display name
+may lag by at most :data:`CACHE_SECONDS`. Small events (fewer than
+:data:`CACHE_MIN_ROWS` rows) are computed on every read: they cost a few milliseconds.
+The key holds the tournament's creation time, so a reused primary key (test databases)
+never meets old rows. Services never read cached standings (seating uses
+:func:`~tournaments.selectors.standings.tournament_standings` in its transaction).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from tournaments.models import Player, Tournament
+from tournaments.selectors.standings import StandingRow, standings_mask, standings_unmasked
+
+#: Rows from which computed standings are kept in the cache.
+CACHE_MIN_ROWS = 200
+#: How long cached rows live at most (bounds how long a renamed player's old name shows).
+CACHE_SECONDS = 120
+
+
+def _version_key(tournament_id: int) -> str:
+    return f"tock:standings-version:{tournament_id}"
+
+
+def _rows_key(tournament: Tournament, version: int) -> str:
+    stamp = tournament.created_at.timestamp() if tournament.created_at else 0
+    return f"tock:standings:{tournament.pk}:{stamp:.6f}:{version}"
+
+
+def _bump(tournament_id: int) -> None:
+    key = _version_key(tournament_id)
+    try:
+        cache.incr(key)
+    except ValueError:  # no version yet (or evicted): any new value will do
+        cache.set(key, 1, None)
+
+
+def standings_invalidate(*, tournament_id: int) -> None:
+    """Forget the cached standings of a tournament, now and again after commit."""
+    _bump(tournament_id)
+    transaction.on_commit(lambda: _bump(tournament_id))
+
+
+def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
+    """:func:`~tournaments.selectors.standings.tournament_standings` for the pages and
+    the API: the same rows, masked for ``user``, from the cache when the event is big
+    and nothing changed since they were computed."""
+    version = cache.get(_version_key(tournament.pk), 0)
+    key = _rows_key(tournament, version)
+    cached = cache.get(key)
+    if cached is None:
+        rows = standings_unmasked(tournament=tournament)
+        if len(rows) >= CACHE_MIN_ROWS:
+            cache.set(key, [dataclasses.replace(r) for r in rows], CACHE_SECONDS)
+        return standings_mask(rows=rows, tournament=tournament, user=user)
+    # Privacy is read afresh: a player who hid since the rows were cached is hidden now.
+    # (Hidden players are few: all of them, then those of these rows.)
+    hidden = set(Player.objects.filter(hidden=True).values_list("pk", flat=True))
+    rows = [dataclasses.replace(r, hidden=r.player_id in hidden) for r in cached]
+    return standings_mask(rows=rows, tournament=tournament, user=user)
+
+
+__all__ = ["CACHE_MIN_ROWS", "standings_invalidate", "tournament_standings_cached"]
