@@ -30,7 +30,9 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
         and user_can_referee_game(user=user, game=game)
     )
     knocks = {k.get("event"): k for k in (summary or {}).get("knocks") or [] if isinstance(k, dict)}
-    rulings = sorted(game_rulings(game=game).values(), key=lambda r: r.sequence)
+    # only knocks a referee ruled on carry a "ruling": no query for a game without any
+    ruled = any(k.get("ruling") for k in knocks.values())
+    rulings = sorted(game_rulings(game=game).values(), key=lambda r: r.sequence) if ruled else []
     return {
         "game": game,
         "can_referee": can_referee,
