@@ -65,11 +65,26 @@ def _place(params: Mapping[str, Any]) -> str:
     return _("fitted on %(player)s's %(card)s") % {"player": target, "card": card_label(card)}
 
 
-def explain_one(code: str, params: Mapping[str, Any], sentence: str = "") -> str:
-    """One engine code with its params as a sentence in the active language."""
+#: The params that name a player (shown under the page's names, see :func:`explain`).
+PLAYER_PARAMS = ("player", "knocker", "target_player", "to")
+
+
+def explain_one(
+    code: str,
+    params: Mapping[str, Any],
+    sentence: str = "",
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """One engine code with its params as a sentence in the active language; ``names``
+    (handle -> shown name) renames the players (``"center"`` is never a player)."""
     template = SENTENCES.get(code)
     if template is None:
         return sentence
+    if names:
+        params = {
+            k: names.get(v, v) if k in PLAYER_PARAMS and v != "center" else v
+            for k, v in params.items()
+        }
     values = {k: v for k, v in params.items() if isinstance(v, str | int)}
     values.setdefault("player", "")
     values.setdefault("knocker", "")
@@ -83,12 +98,16 @@ def explain_one(code: str, params: Mapping[str, Any], sentence: str = "") -> str
         return sentence
 
 
-def explain(preview: Mapping[str, Any]) -> str:
+def explain(preview: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
     """The whole explanation of a preview: its sentence and those of further
-    infractions of the same turn, joined."""
-    parts = [explain_one(preview["code"], preview.get("params") or {}, preview.get("sentence", ""))]
+    infractions of the same turn, joined. ``names``: see :func:`explain_one`."""
+    parts = [
+        explain_one(
+            preview["code"], preview.get("params") or {}, preview.get("sentence", ""), names
+        )
+    ]
     for more in preview.get("more") or ():
-        parts.append(explain_one(more["code"], more["params"], more.get("sentence", "")))
+        parts.append(explain_one(more["code"], more["params"], more.get("sentence", ""), names))
     return "; ".join(parts)
 
 

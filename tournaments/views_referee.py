@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import DomainError, GameNotFound, StaleSequence
-from games.explanations import verdict_label
+from games.explanations import explain, verdict_label
 from games.presenters import game_view
 from tournaments.csv_export import csv_text
 from tournaments.errors import NotFound
@@ -119,6 +119,7 @@ def _render(
     if by in players and game.kind == "tock":
         preview = knock_preview_for(game_id=game.pk, by=by, user=request.user)
         preview["verdict_label"] = verdict_label(preview["verdict"])
+        preview["explanation"] = explain(preview, names=shown.names)  # display names
         preview["penalty_shown"] = [
             {
                 **m,
@@ -134,7 +135,11 @@ def _render(
         "players": [{"handle": h, "name": shown.names.get(h, h)} for h in players],
         "by": by,
         "preview": preview,
-        "rulings": RulingChoice.choices,
+        "rulings": [
+            (RulingChoice.CONFIRM, _("Confirm the engine's verdict")),
+            (RulingChoice.CORRECT, _("Rule the knock correct (override)")),
+            (RulingChoice.INCORRECT, _("Rule the knock wrong (override)")),
+        ],
         "error": error,
         "stale": stale,
         "note": request.POST.get("note", "") if error is not None else "",

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games.engine as engine
+from games.explanations import explain
 from tests.rulings import logs
 from tests.tournaments.factories import RoundFactory, seat_table
 from tournaments.models import Ruling
@@ -51,7 +52,10 @@ def test_knock_verdict_then_confirm(game, staff, events, by, verdict_text, code)
     pv = engine.knock_preview(events, by)
     assert pv["code"] == code
     assert verdict_text in html
-    assert pv["sentence"].replace("'", "&#x27;") in html
+    # the engine's sentence, with the players' display names
+    shown = explain(pv, names={h: h.title() for h in logs.HANDLES})
+    assert shown.replace("'", "&#x27;") in html
+    assert shown != pv["sentence"]  # display names, not handles
     for move in pv["penalty"]:
         assert f"bottom card {move['card']} goes under" in html
     response = client.post(
