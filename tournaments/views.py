@@ -34,7 +34,7 @@ from tournaments.selectors import (
     league_top_ratings_shown,
     player_get_with_ratings,
     player_list_with_ratings,
-    round_seat_finder,
+    round_seats,
     tournament_get_visible,
     tournament_list_visible,
     tournament_points,
@@ -46,8 +46,9 @@ from tournaments.selectors.tournament_page import (
     STANDINGS_FIRST,
     TABLES_FIRST,
     asked_number,
+    round_provisional,
+    seat_rows_html,
     seat_search,
-    standings_provisional,
     standings_show_stage,
     tournament_podium,
 )
@@ -113,21 +114,37 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     when they are provisional. The query count does not grow with the players."""
     tournament = tournament_get_visible(tournament_id=pk, user=request.user)
     asked_round = asked_number(request.GET.get("round"))
+    all_tables = request.GET.get("tables") == "all"
     rounds = tournament_rounds_with_tables(
-        tournament=tournament, shown=asked_round, user=request.user
+        tournament=tournament,
+        shown=asked_round,
+        tables_limit=None if all_tables else TABLES_FIRST,
+        user=request.user,
     )
     tiebreaks = [(key, TIEBREAK_CHOICES.get(key, key)) for key in tournament.tiebreaks or []]
     standings = tournament_standings_cached(tournament=tournament, user=request.user)
     current_round = rounds[0] if rounds else None
     shown_round = next((r for r in rounds if r.number == asked_round), current_round)
     finished = tournament.status == TournamentStatus.FINISHED
-    seats = round_seat_finder(round=current_round) if current_round and not finished else []
+    # Where everyone sits and the tables' statuses, as plain values (one light query).
+    current = (
+        round_seats(round=current_round, tournament=tournament, user=request.user)
+        if current_round and not finished
+        else None
+    )
+    seats = current.rows if current else []
     all_standings = request.GET.get("standings") == "all"
-    shown_tables = list(shown_round.tables.all()) if shown_round else []
-    all_tables = request.GET.get("tables") == "all"
+    shown_tables = shown_round.shown_tables if shown_round else []
+    if all_tables or len(shown_tables) < TABLES_FIRST:
+        tables_count = len(shown_tables)
+    elif shown_round is current_round and current:
+        tables_count = len(current.statuses)
+    else:
+        tables_count = shown_round.tables.count()
     # URLs of the rows are a prefix and an id: no reversing per row.
     player_prefix = reverse("tournaments:player-detail", args=["-"])[:-2]
     game_prefix = reverse("tournaments:game-detail", args=[0])[:-2]
+    search = seat_search(rows=seats, query=request.GET.get("find", ""))
     return render(
         request,
         "tournaments/tournament_detail.html",
@@ -136,16 +153,21 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds,
             "current_round": current_round,
             "shown_round": shown_round,
-            "shown_tables": shown_tables if all_tables else shown_tables[:TABLES_FIRST],
-            "tables_more": 0 if all_tables else max(0, len(shown_tables) - TABLES_FIRST),
-            "tables_count": len(shown_tables),
+            "shown_tables": shown_tables,
+            "tables_more": tables_count - len(shown_tables),
+            "tables_count": tables_count,
             "seat_finder": seats,
-            "seat_search": seat_search(rows=seats, query=request.GET.get("find", "")),
+            "seat_search": search,
+            "seat_rows": seat_rows_html(search=search, game_prefix=game_prefix),
             "standings": standings,
             "standings_rows": standings if all_standings else standings[:STANDINGS_FIRST],
             "standings_more": 0 if all_standings else max(0, len(standings) - STANDINGS_FIRST),
             "podium": tournament_podium(tournament=tournament, standings=standings),
-            "provisional": standings_provisional(tournament=tournament, rounds=rounds),
+            "provisional": round_provisional(
+                tournament=tournament,
+                round=current_round,
+                statuses=current.statuses if current else {},
+            ),
             "show_stage": standings_show_stage(tournament=tournament),
             "points": tournament_points(tournament),
             "tiebreaks": tiebreaks,

@@ -23,7 +23,6 @@ never meets old rows. Services never read cached standings (seating uses
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.core.cache import cache
@@ -71,13 +70,15 @@ def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> 
     if cached is None:
         rows = standings_unmasked(tournament=tournament)
         if len(rows) >= CACHE_MIN_ROWS:
-            cache.set(key, [dataclasses.replace(r) for r in rows], CACHE_SECONDS)
+            cache.set(key, rows, CACHE_SECONDS)  # stored as a copy (pickled), before masking
         return standings_mask(rows=rows, tournament=tournament, user=user)
     # Privacy is read afresh: a player who hid since the rows were cached is hidden now.
     # (Hidden players are few: all of them, then those of these rows.)
     hidden = set(Player.objects.filter(hidden=True).values_list("pk", flat=True))
-    rows = [dataclasses.replace(r, hidden=r.player_id in hidden) for r in cached]
-    return standings_mask(rows=rows, tournament=tournament, user=user)
+    # ``cached`` is this request's own copy (the cache unpickles on every read).
+    for row in cached:
+        row.hidden = row.player_id in hidden
+    return standings_mask(rows=cached, tournament=tournament, user=user)
 
 
 __all__ = ["CACHE_MIN_ROWS", "standings_invalidate", "tournament_standings_cached"]

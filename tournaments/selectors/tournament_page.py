@@ -10,9 +10,12 @@ count does not depend on the number of players.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from dataclasses import dataclass
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from games.models import OVER_STATUSES
@@ -40,10 +43,12 @@ def asked_number(value: str | None) -> int | None:
     return int(text) or None
 
 
+@functools.lru_cache(maxsize=8192)
 def fold(text: str) -> str:
     """``text`` for a forgiving search: lower case, accents dropped ("José" -> "jose"),
     spaces collapsed. The page's script folds what is typed the same way
-    (``static/js/find-table.js``), so both answer alike."""
+    (``static/js/find-table.js``), so both answer alike. Memoised: the same names are
+    folded on every visit of a big event's page."""
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(plain.casefold().split())
@@ -136,6 +141,41 @@ def standings_provisional(*, tournament: Tournament, rounds: list[Round]) -> Pro
     return Provisional(round_number=current.number, unfinished=unfinished, tables=len(tables))
 
 
+def round_provisional(
+    *, tournament: Tournament, round: Round | None, statuses: dict[int, str]
+) -> Provisional | None:
+    """:func:`standings_provisional` from the game status of each table of the current
+    ``round`` (:func:`~tournaments.selectors.round_seats`), without its tables."""
+    if round is None or tournament.status in (
+        TournamentStatus.FINISHED,
+        TournamentStatus.CANCELLED,
+    ):
+        return None
+    unfinished = sum(1 for status in statuses.values() if status not in OVER_STATUSES)
+    if not unfinished:
+        return None
+    return Provisional(round_number=round.number, unfinished=unfinished, tables=len(statuses))
+
+
+def seat_rows_html(*, search: SeatSearch, game_prefix: str) -> SafeString:
+    """The find-my-table rows as HTML, built here rather than in the template: a
+    1,000-player round has 1,000 rows, and the template engine's per-variable cost
+    dominated the page. Markup (kept in step with ``static/js/find-table.js`` and the
+    browser tests): ``<li data-search="folded name handle" [hidden]><span
+    class="who">Name</span> <a class="where" href="/games/ID/">Table T · seat S</a></li>``.
+    Every text is escaped."""
+    parts = []
+    for match in search.rows:
+        row = match.row
+        parts.append(
+            f'<li data-search="{escape(match.search)}"{"" if match.shown else " hidden"}>'
+            f'<span class="who">{escape(row.display_name)}</span> '
+            f'<a class="where" href="{escape(game_prefix)}{int(row.game_id)}/">'
+            f"{escape(match.where)}</a></li>"
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
+
+
 def standings_show_stage(*, tournament: Tournament) -> bool:
     """Whether each standings row says its stage (Swiss or cut): format ``swiss_cut``."""
     return tournament.format == TournamentFormat.SWISS_CUT
@@ -150,6 +190,8 @@ __all__ = [
     "SeatSearch",
     "asked_number",
     "fold",
+    "round_provisional",
+    "seat_rows_html",
     "seat_search",
     "standings_provisional",
     "standings_show_stage",

@@ -6,14 +6,14 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.errors import NotFound
 from tournaments.models import Registration, Round, Seat, Table, Tournament, TournamentStatus
 from tournaments.permissions import user_tournament_roles
 from tournaments.scoring import default_points
-from tournaments.selectors.privacy import Masker, mask_game
+from tournaments.selectors.privacy import Masker, hidden_handle, hidden_label, mask_game
 from tournaments.selectors.visibility import visible_tournaments_q
 
 
@@ -218,15 +218,20 @@ def tournament_rounds_detail(*, tournament: Tournament, user: Any = None) -> lis
 
 
 def tournament_rounds_with_tables(
-    *, tournament: Tournament, shown: int | None = None, user: Any = None
+    *,
+    tournament: Tournament,
+    shown: int | None = None,
+    tables_limit: int | None = None,
+    user: Any = None,
 ) -> list[Round]:
-    """Rounds (newest first); only the newest and the one numbered ``shown`` get their
-    tables, games (no cached state) and seats prefetched (masked as in
-    :func:`tournament_rounds_detail`). The others must not be asked for their tables:
-    the public page shows the current round and one asked-for round, so its work does
-    not grow with every past round. 3 queries (1 without rounds)."""
+    """Rounds (newest first); only the one numbered ``shown`` (default: the newest) gets
+    its tables, games (no cached state) and seats prefetched, masked as in
+    :func:`tournament_rounds_detail`, at most ``tables_limit`` of them (by number; None:
+    all). The others must not be asked for their tables: the public page shows one
+    round, so its work does not grow with the rounds or the players. 3 queries (1
+    without rounds)."""
     rounds = list(Round.objects.filter(tournament=tournament).order_by("-number"))
-    chosen = [r for i, r in enumerate(rounds) if i == 0 or r.number == shown]
+    chosen = [r for r in rounds if r.number == shown] or rounds[:1]
     if chosen:
         seats = Seat.objects.select_related("player").order_by("position")
         tables = (
@@ -235,11 +240,52 @@ def tournament_rounds_with_tables(
             .prefetch_related(Prefetch("seats", queryset=seats))
             .order_by("number")
         )
-        prefetch_related_objects(chosen, Prefetch("tables", queryset=tables))
-        masker = Masker(user=user, tournament=tournament)
-        for rnd in chosen:
-            _mask_tables(rnd.tables.all(), masker)
+        chosen[0].shown_tables = list(tables.filter(round=chosen[0])[:tables_limit])
+        _mask_tables(chosen[0].shown_tables, Masker(user=user, tournament=tournament))
     return rounds
+
+
+@dataclass(frozen=True)
+class RoundSeats:
+    """Where everyone sits in a round, read as plain values (no model instances, so a
+    1,000-player round costs one light query): the seat finder's rows by name, and the
+    status of each table's game by table number."""
+
+    rows: list[SeatFinderRow]
+    statuses: dict[int, str]
+
+
+def round_seats(*, round: Round, tournament: Tournament, user: Any = None) -> RoundSeats:
+    """Every seated player of ``round`` (of ``tournament``; hidden players under their
+    neutral names unless ``user`` may see them) and each table's game status. 1 query."""
+    masker = Masker(user=user, tournament=tournament)
+    rows = []
+    statuses: dict[int, str] = {}
+    for seat in Seat.objects.filter(table__round=round).values_list(
+        "player_id",
+        "player__handle",
+        "player__display_name",
+        "player__hidden",
+        "position",
+        "table__number",
+        "table__game_id",
+        "table__game__status",
+    ):
+        player_id, handle, name, hidden, position, table, game_id, status = seat
+        statuses[table] = status
+        if masker.masks(player_id=player_id, hidden=hidden):
+            handle, name = hidden_handle(player_id=player_id), hidden_label(player_id=player_id)
+        rows.append(
+            SeatFinderRow(
+                handle=handle,
+                display_name=name,
+                table=table,
+                position=position + 1,
+                game_id=game_id,
+            )
+        )
+    rows.sort(key=lambda r: (r.display_name.lower(), r.handle))
+    return RoundSeats(rows=rows, statuses=statuses)
 
 
 def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
