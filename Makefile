@@ -6,6 +6,7 @@
 #   make serve   the production way of serving, on one port (HTTP + WebSockets): gunicorn
 #                with WEB_CONCURRENCY uvicorn workers (tock_site/gunicorn.conf.py), DEBUG off
 #   make bench   run the benchmarks in bench/ (every bench/bench_*.py)
+#   make bench-web  pages and live appends, make serve vs daphne (DATABASE_URL: PostgreSQL)
 #   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
 PYTHON ?= python3
 VENV := .venv
@@ -14,7 +15,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test lint format bench worker beat migrate demo install check-deploy messages clean
+.PHONY: run serve test lint format bench bench-web worker beat migrate demo install check-deploy messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -64,6 +65,9 @@ bench: install
 	  [ -f "$$script" ] || continue; found=1; \
 	  echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
 	done; [ $$found = 1 ] || echo "No benchmarks in bench/ yet."
+
+bench-web: install
+	$(BIN)/python bench/bench_web.py
 
 worker: install
 	$(BIN)/celery -A tock_site worker --loglevel=info
