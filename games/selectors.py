@@ -159,6 +159,17 @@ def game_state_at(*, game: Game, at: Any = None) -> dict[str, Any]:
     return copy.deepcopy(summary)
 
 
+def public_event(*, kind: str, event: Any) -> Any:
+    """One logged event as a spectator of a game in progress may see it (the kind's
+    ``public_event``; unknown kinds unchanged). The caller decides whether the viewer
+    is a spectator and the game still in progress."""
+    try:
+        cls = engine.game_class(kind)
+    except engine.EngineError:
+        return event
+    return cls.public_event(event)
+
+
 def public_summary(*, kind: str, summary: dict[str, Any] | None) -> dict[str, Any] | None:
     """``summary`` as a spectator of a game in progress may see it (the kind's
     ``public_summary``; unknown kinds and ``None`` unchanged). The caller decides

@@ -83,6 +83,19 @@ class Game(ABC):
         return dict(summary)
 
     @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One logged event as a spectator of a game in progress may see it: what was
+        said or shown openly at the table, without what only its players know (cards
+        dealt or drawn face down, a seed that fixes them). The caller decides whether
+        the viewer is a spectator and the game still in progress. A redacted event
+        need not replay: keys starting with ``_`` carry what a spectator does see
+        (e.g. how many cards were drawn).
+
+        Default: every event is public (TOCK is played face up).
+        """
+        return event
+
+    @classmethod
     def check_players(cls, players: object) -> list[str]:
         """Check the ``players`` of a start event; return them as a list (seat order).
 

@@ -85,9 +85,8 @@ from tournaments.models import (
 from tournaments.permissions import ensure_can_manage_tournament
 from tournaments.selectors import (
     LAST_EVENT,
-    game_events,
-    game_get_visible,
-    game_log_text_visible,
+    game_events_for,
+    game_log_text_for,
     game_view_for,
     league_detail,
     league_get_visible,
@@ -693,8 +692,9 @@ class GameEventsApi(ApiView):
     def get(self, request: Request, game_id: int) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        game, _table = game_get_visible(game_id=game_id, user=request.user)
-        events = game_events(game=game, after=filters.validated_data["after"])
+        game, events = game_events_for(
+            game_id=game_id, user=request.user, after=filters.validated_data["after"]
+        )
         data = {"game": game.pk, "sequence": game.last_sequence, "events": events}
         return Response(self.OutputSerializer(data).data)
 
@@ -803,9 +803,9 @@ class GameLogApi(ApiView):
         responses={(200, "application/x-ndjson"): OpenApiTypes.STR, 404: NOT_FOUND},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game, _table = game_get_visible(game_id=game_id, user=request.user)
         return HttpResponse(
-            game_log_text_visible(game=game), content_type="application/x-ndjson; charset=utf-8"
+            game_log_text_for(game_id=game_id, user=request.user),
+            content_type="application/x-ndjson; charset=utf-8",
         )
 
     def _log_from_request(self, request: Request) -> Any:

@@ -20,6 +20,7 @@ from games.selectors import (
     game_get,
     game_log_text,
     game_state_at,
+    public_event,
     public_summary,
 )
 from tournaments.models import Player, Seat, Table
@@ -106,32 +107,59 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
     return mask_game(game, names, texts), table
 
 
-def game_events(*, game: Game, after: int = 0, limit: int | None = None) -> list[GameEvent]:
+def game_events(
+    *, game: Game, after: int = 0, limit: int | None = None, full: bool = True
+) -> list[GameEvent]:
     """The game's events after sequence ``after`` (in order), at most ``limit``. 1 query.
-    For a game from :func:`game_get_visible` hidden players keep their neutral names."""
+    For a game from :func:`game_get_visible` hidden players keep their neutral names;
+    without ``full`` (a spectator of a game in progress, see :func:`game_view_for`) each
+    event is the kind's ``public_event`` (UNO: no hands, no drawn cards, no seed)."""
     qs = game_event_list(game=game, after=after)
     if limit is not None:
         qs = qs[:limit]
     events = list(qs)
     names = getattr(game, "privacy_names", None)
-    if names:
-        texts = getattr(game, "privacy_texts", None)
-        for event in events:
+    texts = getattr(game, "privacy_texts", None)
+    for event in events:
+        if not full:
+            event.data = public_event(kind=game.kind, event=event.data)
+        if names:
             event.data = mask_value(event.data, names, texts)
     return events
 
 
-def game_log_text_visible(*, game: Game) -> str:
+def game_log_text_visible(*, game: Game, full: bool = True) -> str:
     """The game's log as JSON Lines, as :func:`game_events` shows it (hidden players
-    under their neutral names; a masked log still replays). 1 query."""
+    under their neutral names; a masked log still replays; a spectator's log of a game
+    in progress, without ``full``, need not). 1 query."""
     names = getattr(game, "privacy_names", None)
-    if not names:
+    if not names and full:
         return game_log_text(game=game)
     texts = getattr(game, "privacy_texts", None)
-    return engine.format_log(
-        mask_value(data, names, texts)
-        for data in game_event_list(game=game).values_list("data", flat=True)
-    )
+    lines = game_event_list(game=game).values_list("data", flat=True)
+    if not full:
+        lines = (public_event(kind=game.kind, event=data) for data in lines)
+    if names:
+        lines = (mask_value(data, names, texts) for data in lines)
+    return engine.format_log(lines)
+
+
+def game_events_for(
+    *, user: Any, game_id: Any, after: int = 0
+) -> tuple[Game, list[GameEvent]]:
+    """The game (as :func:`game_get_visible` gives it) and its events after ``after``
+    as ``user`` may see them: the privacy rule of :func:`game_view_for`, without the
+    derived state. 2-4 queries."""
+    game, table = game_get_visible(game_id=game_id, user=user)
+    full = user_sees_game_in_full(user=user, game=game, table=table)
+    return game, game_events(game=game, after=after, full=full)
+
+
+def game_log_text_for(*, user: Any, game_id: Any) -> str:
+    """The game's log as JSON Lines as ``user`` may see it (see :func:`game_events_for`)."""
+    game, table = game_get_visible(game_id=game_id, user=user)
+    full = user_sees_game_in_full(user=user, game=game, table=table)
+    return game_log_text_visible(game=game, full=full)
 
 
 # --------------------------------------------------------------------------- the visible view
@@ -161,11 +189,11 @@ class VisibleGame:
 
     def events(self, *, after: int = 0, limit: int | None = None) -> list[GameEvent]:
         """The events after ``after`` as this visitor may see them (1 query): hidden
-        players masked as in ``summary``. An event is a move made openly at the table
-        (every spectator sees it), so the public view of a game in progress hides
-        nothing else in it: what it hides is the engine's verdicts (the summary's
-        infractions nobody knocked on), which ``summary`` already leaves out."""
-        return game_events(game=self.game, after=after, limit=limit)
+        players masked as in ``summary``; unless ``full``, each event as the kind's
+        ``public_event`` shows it (TOCK's moves are made openly at the table, so they
+        are whole, and what a spectator must not see is the engine's verdicts, which
+        ``summary`` leaves out; UNO's hands and drawn cards are left out)."""
+        return game_events(game=self.game, after=after, limit=limit, full=self.full)
 
 
 def _visible_summary(

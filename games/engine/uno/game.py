@@ -925,6 +925,35 @@ class UnoGame(Game):
             shown["hands"] = {p: [] for p in hands}
         return shown
 
+    @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A spectator sees every card played and every up card, never a hand: the
+        ``seed`` of the start (it fixes every deal), the ``hands`` of a deal and of a
+        Wild Swap Hands, and the ``cards`` of a draw are left out; a draw says only how
+        many (``_count``), a swap how many cards each hand holds (``_hand_sizes``)."""
+        if not isinstance(event, Mapping):
+            return event
+        kind = event.get("type")
+        if kind == "start" and "seed" in event:
+            return {k: v for k, v in event.items() if k != "seed"}
+        if kind == "deal" and "hands" in event:
+            return {k: v for k, v in event.items() if k != "hands"}
+        if kind == "draw" and "cards" in event:
+            shown = {k: v for k, v in event.items() if k != "cards"}
+            cards = event["cards"]
+            if isinstance(cards, list):
+                shown["_count"] = len(cards)
+            return shown
+        if kind == "play" and "hands" in event:
+            shown = {k: v for k, v in event.items() if k != "hands"}
+            hands = event["hands"]
+            if isinstance(hands, Mapping):
+                shown["_hand_sizes"] = {
+                    p: len(h) for p, h in hands.items() if isinstance(h, list)
+                }
+            return shown
+        return event
+
     # ------------------------------------------------------------------ serialisation
     @classmethod
     def text_summary(cls, summary: Mapping[str, Any]) -> str:

@@ -1,0 +1,102 @@
+"""A spectator of an UNO game in progress never sees a hand: not on the page (the
+summary's ``hand_sizes``), and not in the events, the log download or the game socket's
+backlog either (the engine's ``public_event``: no seed, no dealt hands, no drawn cards,
+no swapped hands). The game's staff see everything, and everyone does once it is over."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+import games.engine as engine
+from tests.tournaments.factories import (
+    LeagueFactory,
+    PlayerFactory,
+    RegistrationFactory,
+    RoundFactory,
+    TournamentFactory,
+    TournamentRoleFactory,
+    UserFactory,
+    seat_table,
+)
+from tournaments import services
+from tournaments.models import Role
+from tournaments.permissions import SYSTEM
+from tournaments.selectors import game_view_for
+
+pytestmark = pytest.mark.django_db
+
+HANDLES = ["ann", "bob", "cat"]
+SECRET_KEYS = {"seed", "hands", "cards"}
+
+
+@pytest.fixture
+def setup(db):
+    tournament = TournamentFactory(league=LeagueFactory(kind="uno"), status="running")
+    players = [PlayerFactory(handle=h) for h in HANDLES]
+    for p in players:
+        RegistrationFactory(tournament=tournament, player=p)
+    game = seat_table(RoundFactory(tournament=tournament, number=1), players).game
+    organizer = TournamentRoleFactory(
+        tournament=tournament, role=Role.ORGANIZER, user=UserFactory()
+    ).user
+    log = engine.simulate(game="uno", players=HANDLES, seed=4, target=120)
+    return game, organizer, log
+
+
+def _record(game, events, first=1):
+    for n, event in enumerate(events, start=first):
+        services.game_record_event(game=game.pk, event=event, expected_sequence=n, user=SYSTEM)
+
+
+def _events(client, game) -> list[dict]:
+    response = client.get(reverse("api:game-events", args=[game.pk]))
+    assert response.status_code == 200
+    return [e["event"] for e in response.json()["events"]]
+
+
+def _log(client, game) -> list[dict]:
+    response = client.get(reverse("api:game-log", args=[game.pk]))
+    assert response.status_code == 200
+    return [json.loads(line) for line in response.content.decode().splitlines() if line]
+
+
+def _secret_keys(events: list[dict]) -> set[str]:
+    return {key for event in events for key in event if key in SECRET_KEYS}
+
+
+def test_a_spectator_sees_no_card_that_is_not_face_up(client, setup):
+    game, _organizer, log = setup
+    cut = 40
+    assert any(e["type"] == "draw" for e in log[:cut])
+    _record(game, log[:cut])
+
+    for shown in (_events(client, game), _log(client, game)):
+        assert len(shown) == cut
+        assert _secret_keys(shown) == set()
+        draws = [e for e in shown if e["type"] == "draw"]
+        assert draws and all(isinstance(e["_count"], int) for e in draws)
+        deals = [e for e in shown if e["type"] == "deal"]
+        assert deals and all("up" in e for e in deals)  # the up cards are face up
+        plays = [e for e in shown if e["type"] == "play"]
+        assert plays and all("card" in e for e in plays)  # every card played is seen
+    # The socket's backlog comes from the same selector.
+    from django.contrib.auth.models import AnonymousUser
+
+    backlog = game_view_for(user=AnonymousUser(), game_id=game.pk).events(after=0)
+    assert _secret_keys([e.data for e in backlog]) == set()
+
+
+def test_staff_see_every_card_and_everyone_once_the_game_is_over(client, setup):
+    game, organizer, log = setup
+    _record(game, log[:40])
+    client.force_login(organizer)
+    assert _events(client, game) == log[:40]
+    assert _log(client, game) == log[:40]
+
+    client.logout()
+    _record(game, log[40:], first=41)
+    assert _events(client, game) == log
+    assert _log(client, game) == log
