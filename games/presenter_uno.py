@@ -262,15 +262,17 @@ class UnoPresenter(Presenter):
             return text
         if kind == "draw":
             cards = event.get("cards")
-            if not isinstance(cards, list):
+            # A spectator's event says only how many (the engine's public_event).
+            count = len(cards) if isinstance(cards, list) else event.get("_count")
+            if not isinstance(count, int):
                 return _("%(player)s draws") % {"player": player}
-            if not cards:
+            if not count:
                 return _("%(player)s draws no card (both piles are empty)") % {"player": player}
-            if len(cards) == 1:
+            if count == 1:
                 return _("%(player)s draws a card") % {"player": player}
             return _("%(player)s draws %(cards)s") % {
                 "player": player,
-                "cards": _cards_drawn(len(cards)),
+                "cards": _cards_drawn(count),
             }
         if kind == "pass":
             return _("%(player)s keeps the drawn card and passes") % {"player": player}

@@ -82,6 +82,10 @@ def test_a_spectator_sees_no_card_that_is_not_face_up(client, setup):
         assert deals and all("up" in e for e in deals)  # the up cards are face up
         plays = [e for e in shown if e["type"] == "play"]
         assert plays and all("card" in e for e in plays)  # every card played is seen
+    # The page's log sentences still say how many cards were drawn (event 9 draws two).
+    assert log[8]["type"] == "draw" and len(log[8]["cards"]) == 2
+    page = client.get(reverse("tournaments:game-detail", args=[game.pk])).content.decode()
+    assert "draws 2 cards" in page
     # The socket's backlog comes from the same selector.
     from django.contrib.auth.models import AnonymousUser
 
