@@ -146,3 +146,10 @@ def test_game_page_links_referees_to_the_referee_page(game, staff):
     assert link in browser(staff["referee"]).get(url).content.decode()
     assert link not in browser(staff["scorekeeper"]).get(url).content.decode()
     assert link not in browser().get(url).content.decode()
+
+
+def test_tournament_page_links_the_rulings(tournament):
+    html = browser().get(reverse("tournaments:tournament-detail", args=[tournament.pk]))
+    html = html.content.decode()
+    assert reverse("tournaments:rulings", args=[tournament.pk]) in html
+    assert reverse("tournaments:rulings-csv", args=[tournament.pk]) in html
