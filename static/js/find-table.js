@@ -6,18 +6,26 @@
  * results #find-table-results holding a .find-status line (data-none / data-some:
  * translated texts with %s for the query and %d for the count) and li[data-search]
  * rows (the server's folded "name handle"). Folding here matches the server's
- * (tournaments.selectors.tournament_page.fold): lower case, accents dropped, spaces
- * collapsed. After a live refresh (static/js/live.js swaps #content) what was typed,
+ * (tournaments.selectors.tournament_page.fold): case folded (\u00df -> ss), every
+ * combining mark dropped (accents), spaces collapsed. After a live refresh (static/js/live.js swaps #content) what was typed,
  * the focus and the caret are put back. */
 (function () {
   "use strict";
   var typed = null; // what the visitor typed last (null: nothing typed yet)
   var focus = null; // {caret} when the input had the focus as a live refresh began
 
+  // Python's str.casefold() beyond toLowerCase(): the cases a name can hold.
+  var CASEFOLD = { "\u00df": "ss", "\u1e9e": "ss", "\u03c2": "\u03c3", "\u017f": "s" };
+
   function fold(text) {
-    var plain = text.normalize ? text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "") : text;
-    return plain.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+    var plain = text.normalize ? text.normalize("NFKD").replace(/\p{M}/gu, "") : text;
+    plain = plain.toLowerCase().replace(/[\u00df\u1e9e\u03c2\u017f]/g, function (c) {
+      return CASEFOLD[c];
+    });
+    return plain.split(/\s+/).filter(Boolean).join(" ");
   }
+  // For the browser test that checks this agrees with the server's fold.
+  window.TockFindTable = { fold: fold };
 
   function apply(value) {
     var results = document.getElementById("find-table-results");

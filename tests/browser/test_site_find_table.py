@@ -55,3 +55,31 @@ def test_a_player_finds_their_table_by_name_on_a_phone(phone: Any, shot) -> None
     expect(page.locator("table.players")).to_contain_text("Gia Hale")
     assert fits_width(page)
     shot(page, "her-table")
+
+
+#: Names where a naive lower-casing and Python's casefold part ways, or where accents
+#: are marks outside the common combining block.
+TRICKY_NAMES = [
+    "José Müller",
+    "WEISS Weiß ẞtraße",
+    "ΟΔΥΣΣΕΥΣ Σίσυφος",
+    "Đorđe Ǆukić",
+    "Nguyễn Thị Minh Khai",
+    "  Ana   María  ",
+    "İlkay Işık",
+    "ﬁnn ﬂoyd",
+    "अनु शर्मा",
+]
+
+
+def test_the_script_folds_names_as_the_server_does(phone: Any) -> None:
+    """What a visitor types is folded by the page's script and matched against the
+    server's folded names: the two folds must agree, or a name the server lists is
+    never found."""
+    from tournaments.selectors.tournament_page import fold
+
+    scene = scenes.running_tournament(players=4)
+    page = phone.new_page()
+    page.goto(f"/tournaments/{scene.tournament.pk}/")
+    folded = page.evaluate("names => names.map(n => window.TockFindTable.fold(n))", TRICKY_NAMES)
+    assert folded == [fold(name) for name in TRICKY_NAMES]

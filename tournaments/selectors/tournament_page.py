@@ -45,12 +45,14 @@ def asked_number(value: str | None) -> int | None:
 
 @functools.lru_cache(maxsize=8192)
 def fold(text: str) -> str:
-    """``text`` for a forgiving search: lower case, accents dropped ("José" -> "jose"),
-    spaces collapsed. The page's script folds what is typed the same way
+    """``text`` for a forgiving search: case folded ("Weiß" -> "weiss"), accents dropped
+    ("José" -> "jose"), spaces collapsed. The page's script folds what is typed the same way
     (``static/js/find-table.js``), so both answer alike. Memoised: the same names are
     folded on every visit of a big event's page."""
     decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # Every mark (category M), as the script's /\p{M}/u does, not only those with a
+    # combining class: both sides must drop the same characters.
+    plain = "".join(c for c in decomposed if not unicodedata.category(c).startswith("M"))
     return " ".join(plain.casefold().split())
 
 
