@@ -304,9 +304,10 @@ _GENERIC = Presenter()
 def _presenters() -> dict[str, Presenter]:
     """Kind -> presenter. Built on first use: a kind's presenter module builds on this
     one (:class:`Presenter`), so it is imported here, not at the top."""
+    from games.presenter_casino import CasinoPresenter
     from games.presenter_uno import UnoPresenter
 
-    return {"tock": TockPresenter(), "uno": UnoPresenter()}
+    return {"tock": TockPresenter(), "uno": UnoPresenter(), "casino": CasinoPresenter()}
 
 
 def presenter_for(kind: Any) -> Presenter:

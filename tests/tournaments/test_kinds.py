@@ -35,10 +35,10 @@ def test_an_uno_league_can_be_created():
 
 def test_a_kind_the_engine_cannot_play_cannot_be_chosen():
     with pytest.raises(InvalidConfiguration):
-        services.league_create(name="Casino Nights", slug="casino", kind="casino", user=SYSTEM)
+        services.league_create(name="Bridge Nights", slug="bridge", kind="bridge", user=SYSTEM)
     with pytest.raises(MalformedInput):
         services.friendly_game_create(
-            kind="casino", placements={"a": 1, "b": 2}, user=SYSTEM, create_players=True
+            kind="bridge", placements={"a": 1, "b": 2}, user=SYSTEM, create_players=True
         )
     assert not League.objects.exists() and not Game.objects.exists()
 

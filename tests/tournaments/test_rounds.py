@@ -190,10 +190,10 @@ def test_seating_needs_the_game_classs_minimum(tournament, staff, monkeypatch):
 
 
 def test_a_league_needs_a_kind_the_engine_can_start():
-    assert "casino" not in engine.game_kinds()
+    assert "bridge" not in engine.game_kinds()
     with pytest.raises(InvalidConfiguration) as exc:
-        services.league_create(name="Casino Nights", kind="casino", user=SYSTEM)
-    assert exc.value.http_status == 400 and "casino" in str(exc.value.message)
+        services.league_create(name="Bridge Nights", kind="bridge", user=SYSTEM)
+    assert exc.value.http_status == 400 and "bridge" in str(exc.value.message)
     assert not League.objects.exists()
     for kind in engine.game_kinds():
         assert services.league_create(name=f"{kind} league", kind=kind, user=SYSTEM).kind == kind

@@ -166,7 +166,7 @@ def test_rules_page_renders_markdown_or_says_it_is_missing(client, tmp_path, mon
     html = client.get(reverse("tournaments:rules-kind", args=["tock"])).content.decode()
     assert "not written yet" in html
     # Rules pages exist for the kinds the engine plays, and for nothing else.
-    assert client.get(reverse("tournaments:rules-kind", args=["casino"])).status_code == 404
+    assert client.get(reverse("tournaments:rules-kind", args=["bridge"])).status_code == 404
 
 
 def test_the_game_page_shows_what_the_kind_presenter_gives():
@@ -186,7 +186,7 @@ def test_the_game_page_shows_what_the_kind_presenter_gives():
     ]
     assert view.detail_template == "games/kinds/tock.html"
     # A kind without a presenter, or a game without a log, gets the generic page.
-    for other in ({**state, "kind": "casino"}, {**state, "summary": None}):
+    for other in ({**state, "kind": "bridge"}, {**state, "summary": None}):
         view = game_view(state=other)
         assert view.columns == [] and view.detail_template is None
         assert [r.cells for r in view.rows] == [[], []]

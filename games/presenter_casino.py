@@ -1,0 +1,419 @@
+"""Casino on the site's pages: the table as a spectator sees it, cards in words, log
+sentences and the score page's buttons (:class:`CasinoPresenter`, registered for the
+kind ``"casino"`` in :mod:`games.presenters`).
+
+It reads the engine's Casino summary (``replay --json``: ``round``, ``dealer``,
+``turn``, ``center`` with its loose ``cards`` and ``builds`` (``id``, ``value``,
+``owner``, ``called``, ``cards``), ``hands``, ``captured``, ``last_capture``,
+``round_scores``, ``scores``, ``placements``, ``end``). What a spectator of a game in
+progress may see is decided before (the engine's ``public_summary`` and
+``public_event``): the hands are shown only when the summary holds them, and a hand's
+size comes from ``hand_sizes`` when the public view gives that instead.
+
+Cards in words: ``"10D"`` -> ``"10 of Diamonds"``, ``"AS"`` -> ``"Ace of Spades"``;
+on the table a card is its rank and suit symbol (``10♦``) drawn as a chip whose words
+are its accessible name; the symbols tell the suits apart without colour (red suits
+are also drawn with a double border).
+
+Privacy of the log sentences: a deal never names the cards dealt to the players (only
+the four face-up center cards of a round's first deal); every card played is public.
+
+Honest buttons: every legal move of a player names only cards the engine knows (their
+hand, the center), so all are offered. The deals of a game without a seed must name
+the cards dealt: the page prefills its raw event box with the deal to complete, and a
+score sheet's next round line (:meth:`CasinoPresenter.raw_template`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from games.presenters import Names, Presenter, _name
+
+RANK_NAMES = {
+    "A": gettext_lazy("Ace"),
+    "J": gettext_lazy("Jack"),
+    "Q": gettext_lazy("Queen"),
+    "K": gettext_lazy("King"),
+}
+SUIT_NAMES = {
+    "S": gettext_lazy("Spades"),
+    "H": gettext_lazy("Hearts"),
+    "D": gettext_lazy("Diamonds"),
+    "C": gettext_lazy("Clubs"),
+}
+#: What a card shows beside its rank (its words are the accessible name).
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED_SUITS = frozenset("HD")
+#: The score categories of a round, in the order of the rules (key, words, short header).
+CATEGORIES = (
+    ("cards", gettext_lazy("Most cards"), gettext_lazy("Cards")),
+    ("spades", gettext_lazy("Most spades"), "♠"),
+    ("big_casino", gettext_lazy("Big casino (10 of Diamonds)"), "10♦"),
+    ("little_casino", gettext_lazy("Little casino (2 of Spades)"), "2♠"),
+    ("aces", gettext_lazy("Aces"), "A"),
+)
+
+
+def _split(card: Any) -> tuple[str, str] | None:
+    """``"10D"`` -> ``("10", "D")``; ``None`` for anything that is not a card code."""
+    if not isinstance(card, str) or len(card) < 2:
+        return None
+    rank, suit = card[:-1], card[-1]
+    if suit not in SUIT_NAMES:
+        return None
+    if rank in RANK_NAMES or (rank.isdigit() and 2 <= int(rank) <= 10 and rank[0] != "0"):
+        return rank, suit
+    return None
+
+
+def casino_card_label(card: Any) -> str:
+    """A card in words: ``"10D"`` -> ``"10 of Diamonds"``, ``"AS"`` -> ``"Ace of
+    Spades"``, ``"KC"`` -> ``"King of Clubs"`` (translated). Anything that is not a
+    card code is returned as it is."""
+    parts = _split(card)
+    if parts is None:
+        return str(card)
+    rank, suit = parts
+    return _("%(rank)s of %(suit)s") % {
+        "rank": str(RANK_NAMES.get(rank, rank)),
+        "suit": str(SUIT_NAMES[suit]),
+    }
+
+
+def casino_card(card: Any) -> dict[str, Any]:
+    """What the templates draw for one card: its code, words, face (rank and suit
+    symbol) and whether its suit is red."""
+    parts = _split(card)
+    if parts is None:
+        return {"code": card, "label": str(card), "short": str(card), "red": False}
+    rank, suit = parts
+    return {
+        "code": card,
+        "label": casino_card_label(card),
+        "short": f"{rank}{SUIT_SYMBOLS[suit]}",
+        "red": suit in RED_SUITS,
+    }
+
+
+def _cards_words(cards: Sequence[Any]) -> str:
+    """Loose cards as words joined by ``+`` (a group adding up to a value)."""
+    return " + ".join(casino_card_label(c) for c in cards)
+
+
+def _item_words(item: Any) -> str:
+    """One item of a capture, build or call: a build id (``"build b2"``), a list of
+    loose cards (``"3 of Clubs + 4 of Spades"``) or one card code."""
+    if isinstance(item, str) and _split(item) is None:
+        return _("build %(id)s") % {"id": item}
+    if isinstance(item, list):
+        return _cards_words(item)
+    return casino_card_label(item)
+
+
+def _items_words(items: Any) -> str:
+    if not isinstance(items, list):
+        return str(items)
+    words = [_item_words(i) for i in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
+
+
+class CasinoPresenter(Presenter):
+    """Casino: cards in hand, cards captured this round and the total per player; the
+    table (the center's loose cards and builds with their value, owner and whether
+    they are called; the round, its dealer and whose turn), the hands (their sizes in
+    a spectator's view), the scores of every finished round by category, the totals."""
+
+    columns = (gettext_lazy("In hand"), gettext_lazy("Captured"), gettext_lazy("Score"))
+    detail_template = "games/kinds/casino.html"
+    start_moves_title = gettext_lazy("Start the game (the cards are named as they are dealt)")
+
+    # ------------------------------------------------------------------ the table
+    @staticmethod
+    def _sizes(summary: Mapping[str, Any]) -> dict[str, int]:
+        sizes = summary.get("hand_sizes")
+        if isinstance(sizes, Mapping):
+            return dict(sizes)
+        return {p: len(h) for p, h in (summary.get("hands") or {}).items()}
+
+    @staticmethod
+    def is_sheet(summary: Mapping[str, Any]) -> bool:
+        """A score sheet (round lines only): rounds were scored but no card was ever
+        captured or dealt. (A full log between rounds keeps the finished round's
+        captured counts; before its first deal it has no round score either.)"""
+        if summary.get("sheet") is not None:
+            return bool(summary.get("sheet"))
+        captured = summary.get("captured") or {}
+        return (
+            bool(summary.get("round_scores"))
+            and not any(captured.values())
+            and not any(CasinoPresenter._sizes(summary).values())
+            and not (summary.get("center") or {}).get("cards")
+            and not (summary.get("center") or {}).get("builds")
+        )
+
+    def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:
+        score = (summary.get("scores") or {}).get(handle)
+        if self.is_sheet(summary) or not summary.get("round"):
+            return [None, None, score]
+        return [
+            self._sizes(summary).get(handle),
+            (summary.get("captured") or {}).get(handle),
+            score,
+        ]
+
+    def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
+        players = list(summary.get("players") or [])
+        hands = summary.get("hands") or {}
+        sizes = self._sizes(summary)
+        captured = summary.get("captured") or {}
+        scores = summary.get("scores") or {}
+        turn = summary.get("turn")
+        center = summary.get("center") or {}
+        hidden = isinstance(summary.get("hand_sizes"), Mapping) or (
+            turn is not None and any(sizes.values()) and not any(hands.values())
+        )
+        seats = [
+            {
+                "handle": h,
+                "name": _name(names, h),
+                "size": sizes.get(h, 0),
+                "cards": [] if hidden else [casino_card(c) for c in hands.get(h) or []],
+                "captured": captured.get(h, 0),
+                "score": scores.get(h, 0),
+                "to_move": h == turn,
+                "dealer": h == summary.get("dealer"),
+                "last_capture": h == summary.get("last_capture"),
+            }
+            for h in players
+        ]
+        builds = [
+            {
+                "id": b.get("id"),
+                "value": b.get("value"),
+                "owner": _name(names, b.get("owner")),
+                "owner_handle": b.get("owner"),
+                "called": bool(b.get("called")),
+                "cards": [casino_card(c) for c in b.get("cards") or []],
+            }
+            for b in center.get("builds") or []
+            if isinstance(b, Mapping)
+        ]
+        rounds = []
+        for number, line in enumerate(summary.get("round_scores") or [], start=1):
+            if not isinstance(line, Mapping):
+                continue
+            rows = []
+            for h in players:
+                got = line.get(h) or {}
+                rows.append(
+                    {
+                        "name": _name(names, h),
+                        "handle": h,
+                        "points": [got.get(key, 0) for key, _words, _short in CATEGORIES],
+                        "total": got.get("total", sum(got.get(k, 0) for k, _w, _s in CATEGORIES)),
+                    }
+                )
+            rounds.append({"number": number, "rows": rows})
+        return {
+            "sheet": self.is_sheet(summary),
+            "dealt": bool(summary.get("round")),
+            "round": summary.get("round") or 0,
+            "dealer": _name(names, summary.get("dealer")) if summary.get("dealer") else None,
+            "turn": _name(names, turn) if turn else None,
+            "last_capture": _name(names, summary.get("last_capture"))
+            if summary.get("last_capture")
+            else None,
+            "loose": [casino_card(c) for c in center.get("cards") or []],
+            "builds": builds,
+            "hands_hidden": hidden,
+            "seats": seats,
+            "categories": [{"words": w, "short": s} for _k, w, s in CATEGORIES],
+            "rounds": rounds,
+            "totals": sorted(
+                ({"name": s["name"], "score": s["score"]} for s in seats),
+                key=lambda s: -s["score"],
+            ),
+            "end": summary.get("end"),
+        }
+
+    # ------------------------------------------------------------------ the log
+    def describe(
+        self,
+        event: Mapping[str, Any],
+        names: Names,
+        *,
+        sequence: int | None = None,
+        knock_at: Mapping[int, Mapping[str, Any]] | None = None,
+    ) -> str:
+        """One Casino event as a sentence; a deal never names a player's cards (see the
+        module docstring)."""
+        if not isinstance(event, Mapping):
+            return str(event)
+        kind = event.get("type")
+        player = _name(names, event.get("player"))
+        card = casino_card_label(event.get("card"))
+        if kind == "start":
+            return self._describe_start(event, names)
+        if kind == "deal":
+            center = event.get("center")
+            if isinstance(center, list) and center:
+                return _("A new round is dealt; the center: %(cards)s") % {
+                    "cards": ", ".join(casino_card_label(c) for c in center)
+                }
+            return _("The next cards are dealt")
+        if kind == "capture":
+            return _("%(player)s plays %(card)s and captures %(items)s") % {
+                "player": player,
+                "card": card,
+                "items": _items_words(event.get("take")),
+            }
+        if kind == "build":
+            items = event.get("with")
+            raises = isinstance(items, list) and any(
+                isinstance(i, str) and _split(i) is None for i in items
+            )
+            text = (
+                _("%(player)s raises %(items)s to %(value)s with %(card)s")
+                if raises
+                else _("%(player)s builds %(value)s: %(card)s on %(items)s")
+            )
+            return text % {
+                "player": player,
+                "card": card,
+                "items": _items_words(items),
+                "value": event.get("value"),
+            }
+        if kind == "call":
+            groups = event.get("groups")
+            shown = (
+                "; ".join(
+                    _items_words(g) if isinstance(g, list) else _item_words(g) for g in groups
+                )
+                if isinstance(groups, list)
+                else str(groups)
+            )
+            return _("%(player)s calls %(value)s with %(card)s: %(groups)s") % {
+                "player": player,
+                "card": card,
+                "value": event.get("value"),
+                "groups": shown,
+            }
+        if kind == "trail":
+            return _("%(player)s trails %(card)s (leaves it in the center)") % {
+                "player": player,
+                "card": card,
+            }
+        if kind == "round":
+            scores = event.get("scores")
+            if isinstance(scores, Mapping):
+                parts = []
+                for h, got in scores.items():
+                    points = (
+                        sum(v for v in got.values() if isinstance(v, int))
+                        if isinstance(got, Mapping)
+                        else 0
+                    )
+                    parts.append(
+                        ngettext("%(player)s %(n)d point", "%(player)s %(n)d points", points)
+                        % {"player": _name(names, h), "n": points}
+                    )
+                return _("Round scored: %(scores)s") % {"scores": ", ".join(parts)}
+            return _("Round scored")
+        if kind == "end":
+            if event.get("reason") == "time":
+                return _("The game ends: time is up")
+            return _("The game ends: adjudicated by the referee")
+        return super().describe(event, names, sequence=sequence)
+
+    def _describe_start(self, event: Mapping[str, Any], names: Names) -> str:
+        players = event.get("players")
+        if not isinstance(players, list):
+            players = []
+        shown = ", ".join(_name(names, p) for p in players)
+        target = event.get("target", 21)
+        if event.get("sheet") is True:
+            return _("Score sheet: %(players)s, to %(target)s points") % {
+                "players": shown,
+                "target": target,
+            }
+        dealer = event.get("dealer") or (players[0] if players else "")
+        text = _("The game starts: %(players)s; %(dealer)s deals; to %(target)s points") % {
+            "players": shown,
+            "dealer": _name(names, dealer),
+            "target": target,
+        }
+        if "seed" in event:
+            text += " " + _("(shuffled by the site)")
+        return text
+
+    # ------------------------------------------------------------------ the score page
+    def move_label(self, event: Mapping[str, Any], names: Names) -> str:
+        """A button's words: :meth:`describe`, but a deal says what it does."""
+        if isinstance(event, Mapping) and event.get("type") == "deal":
+            center = event.get("center")
+            if isinstance(center, list) and center:
+                return _("Deal a new round (the center: %(cards)s)") % {
+                    "cards": ", ".join(casino_card_label(c) for c in center)
+                }
+            return _("Deal the next cards")
+        return self.describe(event, names)
+
+    def raw_template(
+        self,
+        events: list[dict[str, Any]],
+        players: list[str],
+        *,
+        start: Mapping[str, Any] | None,
+        waiting: bool,
+        summary: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The event a scorekeeper must complete by hand when no button offers it: a
+        score sheet's next round line, or (without a seed) the next deal with the cards
+        dealt named; ``None`` otherwise."""
+        if not waiting or start is None:
+            return None
+        if start.get("sheet") is True:
+            skeleton: dict[str, Any] = {
+                "type": "round",
+                "scores": {
+                    p: {"cards": 0, "spades": 0, "big_casino": 0, "little_casino": 0, "aces": 0}
+                    for p in players
+                },
+            }
+            note = _(
+                "A score sheet: give each player's points of the round: cards (3 to the "
+                "player with most cards, or nobody), spades (1 or nobody), big casino (2), "
+                "little casino (1) and aces (one point each)."
+            )
+        elif start.get("seed") is None:
+            first = not (summary or {}).get("turn") and not any(
+                CasinoPresenter._sizes(summary or {}).values()
+            )
+            skeleton = {"type": "deal", "hands": {p: [] for p in players}}
+            note = _(
+                "No button can know the cards of a game without a seed. "
+                "The next deal: give the four cards dealt to each player (codes like 10D, "
+                "AS, KC) and, for the first deal of a round, the four cards of the center."
+            )
+            if first and _round_over(summary or {}):
+                skeleton["center"] = []
+        else:
+            return None
+        return {"note": note, "event": json.dumps(skeleton, ensure_ascii=False)}
+
+
+def _round_over(summary: Mapping[str, Any]) -> bool:
+    """Whether the next deal starts a round: before the first deal, or once the last
+    deal of a round was played out (the round's scores were added). Only a guess for
+    the prefilled box: the scorekeeper may add or drop ``center``."""
+    if not summary.get("round"):
+        return True
+    return len(summary.get("round_scores") or []) >= int(summary.get("round") or 0)
