@@ -14,12 +14,18 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from .errors import EngineError, InvalidEvent, InvalidPlacements, LogError
+from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 STALEMATE = "stalemate"
 STATUSES = (IN_PROGRESS, FINISHED, STALEMATE)
+
+#: The fields of the ``correction`` event every kind accepts after the end (see
+#: :meth:`Game._apply_correction`); keys starting with ``_`` are callers' metadata.
+CORRECTION_KEYS = frozenset({"type", "referee", "placements", "note"})
+#: The longest note a correction may carry (characters).
+MAX_CORRECTION_NOTE = 2000
 
 
 class Game(ABC):
@@ -44,6 +50,11 @@ class Game(ABC):
     #: Names that cannot be player names because events use them for something else
     #: (TOCK: ``"center"``, a destination). ``start`` refuses them.
     reserved_names: ClassVar[frozenset[str]] = frozenset()
+    #: The corrections applied after the end, oldest first, each ``{"event", "referee",
+    #: "placements", "note"}`` (see :meth:`_apply_correction`). The class holds an empty
+    #: tuple; a game gets its own list with its first correction (never mutated in
+    #: place, so a shallow copy of a game shares nothing it could change).
+    _corrections: Sequence[dict[str, Any]] = ()
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -63,16 +74,17 @@ class Game(ABC):
         adjudicated end...), so that only a referee or an organizer may record it.
 
         The event is not validated; anything that is not a mapping is ``False``.
-        Default, for the ``end`` event every kind shares: an ``end`` for any reason but
-        ``"time"`` (an adjudication) and any ``end`` that gives ``placements`` are the
-        referee's; a scorekeeper's time-up ``end`` carries none and the engine places
-        the players from the position.
+        Default, for the events every kind shares: a ``correction`` (always); an
+        ``end`` for any reason but ``"time"`` (an adjudication) and any ``end`` that
+        gives ``placements``; a scorekeeper's time-up ``end`` carries none and the
+        engine places the players from the position.
         """
         if not isinstance(event, Mapping):
             return False
-        return event.get("type") == "end" and (
-            event.get("reason") != "time" or "placements" in event
-        )
+        kind = event.get("type")
+        if kind == "correction":
+            return True
+        return kind == "end" and (event.get("reason") != "time" or "placements" in event)
 
     @classmethod
     def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:
@@ -182,6 +194,94 @@ class Game(ABC):
     @abstractmethod
     def push(self, event: dict[str, Any]) -> None:
         """Validate and apply one event."""
+
+    # -- the correction event, shared by every kind ---------------------------------
+    def _check_correction(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate a ``correction`` event against this game; return the entry that
+        :meth:`_apply_correction` records, changing nothing.
+
+        ``{"type": "correction", "referee": R, "placements": {...}, "note": "..."}``:
+        after the game has ended a referee or organizer replaces its result (never while
+        it is in progress: then a dispute is settled with later events, a ruling or an
+        adjudicated ``end``). Checked in this order:
+
+        * no field but the four (keys starting with ``_`` are ignored): ``InvalidEvent``;
+        * the game is over: else ``IllegalMove`` (one line saying why);
+        * ``referee``: a non-empty string, ``InvalidEvent``;
+        * ``placements``: through :meth:`check_placements` (the kind's own rule, so
+          ``InvalidPlacements`` with its code), every seated player once;
+        * ``note``: a string with some text, at most :data:`MAX_CORRECTION_NOTE`
+          characters: ``InvalidEvent``.
+
+        The placements need not keep anything of the played result (the referee may
+        place a player who went out anywhere); the status (``finished`` or
+        ``stalemate``) says how play ended and does not change.
+        """
+        if not isinstance(event, Mapping) or event.get("type") != "correction":
+            raise InvalidEvent("a correction event has type 'correction'")
+        extra = sorted(
+            str(k) for k in event if k not in CORRECTION_KEYS and not str(k).startswith("_")
+        )
+        if extra:
+            raise InvalidEvent(f"unknown field(s) for 'correction' event: {', '.join(extra)}")
+        if self.status == IN_PROGRESS:
+            raise IllegalMove(
+                "no correction while the game is in progress: a referee settles a dispute "
+                "with later events (a ruling, an adjudicated end); a correction only "
+                "replaces the result of a game that has ended"
+            )
+        referee = event.get("referee")
+        if not isinstance(referee, str) or not referee.strip():
+            raise InvalidEvent("a correction needs 'referee': the name of who corrects")
+        places = self.check_placements(self.players, event.get("placements"))
+        note = event.get("note")
+        if not isinstance(note, str) or not note.strip():
+            raise InvalidEvent("a correction needs a 'note' saying why the result changes")
+        if len(note) > MAX_CORRECTION_NOTE:
+            raise InvalidEvent(
+                f"the note of a correction has at most {MAX_CORRECTION_NOTE} characters"
+            )
+        return {
+            "event": self.event_count + 1,
+            "referee": referee,
+            "placements": dict(places),
+            "note": note,
+        }
+
+    def _apply_correction(self, event: Mapping[str, Any]) -> dict[str, int]:
+        """Check a ``correction`` event (:meth:`_check_correction`, which raises before
+        anything changes) and record it in :attr:`corrections`; return the corrected
+        placements (player -> place, seat order).
+
+        How a kind takes the event (TOCK, UNO; Casino the same way): its ``push``
+        recognises ``"type": "correction"`` *before* refusing events after the end,
+        calls this, replaces its placements with the returned ones, and counts the
+        event (``event_count`` + 1); nothing else changes. Its ``summary()`` adds
+        ``"corrections": self.corrections`` (``placements`` then shows the corrected
+        places: the last correction wins), its ``to_state()`` adds
+        ``"corrections": self._corrections_state()`` and its ``from_state()`` calls
+        :meth:`_restore_corrections`.
+        """
+        entry = self._check_correction(event)
+        self._corrections = [*self._corrections, entry]
+        return dict(entry["placements"])
+
+    @property
+    def corrections(self) -> list[dict[str, Any]]:
+        """The corrections applied, oldest first (copies): ``{"event", "referee",
+        "placements", "note"}``; the last one's placements are :meth:`placements`."""
+        return [{**c, "placements": dict(c["placements"])} for c in self._corrections]
+
+    def _corrections_state(self) -> list[dict[str, Any]]:
+        """The corrections as ``to_state()`` carries them (JSON-serialisable)."""
+        return self.corrections
+
+    def _restore_corrections(self, state: Mapping[str, Any]) -> None:
+        """Take the corrections back from a ``to_state()`` (a state written before
+        corrections existed has none)."""
+        given = state.get("corrections") or []
+        if given:
+            self._corrections = [{**c, "placements": dict(c["placements"])} for c in given]
 
     def push_many(self, events: Iterable[dict[str, Any]]) -> None:
         """Push events in order; on the first bad one raise ``LogError`` with its line

@@ -9,6 +9,8 @@ import pickle
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import games.engine as engine
 from games.engine import base
@@ -305,3 +307,175 @@ def test_cli_simulate_tock_flags_reach_the_simulator(monkeypatch):
         {"game": "tock", "players": 4, "seed": 1},
         {"game": "tock", "players": 4, "seed": 1, "mistakes": 0.1, "knocks": 0.2, "mode": "strict"},
     ]
+
+
+# --------------------------------------------------------------------------- corrections
+# The `correction` event every kind accepts after the end (Game._apply_correction).
+
+_FINISHED_LOGS: dict[str, list[dict[str, Any]]] = {}
+
+
+def finished_log(kind: str) -> list[dict[str, Any]]:
+    """A complete simulated log of ``kind`` (three players), cached per kind."""
+    if kind not in _FINISHED_LOGS:
+        log = engine.simulate(game=kind, players=["ana", "ben", "cai"], seed=11)
+        assert engine.replay(log).is_over
+        _FINISHED_LOGS[kind] = log
+    return [dict(e) for e in _FINISHED_LOGS[kind]]
+
+
+def reversed_places(game: Game) -> dict[str, int]:
+    """The played placements turned upside down (a tie stays a tie), as a correction."""
+    played = game.placements()
+    assert played is not None
+    n = len(played)
+    flipped = {p: n + 1 - v for p, v in played.items()}
+    # back to competition ranks: 1 + how many are strictly better
+    return {p: 1 + sum(1 for w in flipped.values() if w < v) for p, v in flipped.items()}
+
+
+def correction(places: dict[str, int], note: str = "dan's score sheet was misread") -> dict:
+    return {"type": "correction", "referee": "rita", "placements": places, "note": note}
+
+
+KINDS = engine.game_kinds()
+
+
+def test_a_correction_is_a_referees_matter_for_every_kind():
+    assert Game.event_needs_referee({"type": "correction"}) is True
+    for kind in KINDS:
+        assert engine.game_class(kind).event_needs_referee(correction({"a": 1})) is True
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_correction_is_refused_while_the_game_is_in_progress(kind):
+    log = finished_log(kind)
+    for cut in (1, 2, len(log) // 2, len(log) - 1):
+        game = engine.replay(log[:cut])
+        if game.is_over:  # (a log whose last line is not what ends it)
+            continue
+        before = game.to_state()
+        places = {p: i for i, p in enumerate(game.players, 1)}
+        with pytest.raises(engine.IllegalMove) as info:
+            game.push(correction(places))
+        reason = str(info.value)
+        assert "in progress" in reason and "\n" not in reason
+        assert game.to_state() == before  # push is atomic
+        with pytest.raises(engine.LogError) as replayed:
+            engine.replay([*log[:cut], correction(places)])
+        assert replayed.value.line == cut + 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_correction_after_the_end_replaces_the_result(kind):
+    log = finished_log(kind)
+    game = engine.replay(log)
+    status, played, count = game.status, game.placements(), game.event_count
+    new = reversed_places(game)
+    assert new != played
+    game.push(correction(new))
+    assert game.placements() == new and list(game.placements()) == list(game.players)
+    assert game.status == status and game.is_over and game.turn is None
+    assert game.event_count == count + 1
+    summary = game.summary()
+    assert summary["placements"] == new
+    assert summary["corrections"] == [
+        {
+            "event": count + 1,
+            "referee": "rita",
+            "placements": new,
+            "note": "dan's score sheet was misread",
+        }
+    ]
+    assert game.legal_moves() == []
+    # replay, push_many and restore agree
+    replayed = engine.replay([*log, correction(new)])
+    assert replayed.summary() == summary and replayed.to_state() == game.to_state()
+    restored = engine.restore(game.to_state())
+    assert restored.summary() == summary and restored.placements() == new
+    assert game.copy().summary() == summary
+    # the played events after the end are still refused
+    with pytest.raises(engine.IllegalMove, match="over"):
+        game.push(log[-1])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_last_correction_wins(kind):
+    game = engine.replay(finished_log(kind))
+    played = game.placements()
+    game.push(correction(reversed_places(game), note="first"))
+    game.push(correction(played, note="second thoughts: as played"))
+    assert game.placements() == played
+    assert [c["note"] for c in game.summary()["corrections"]] == [
+        "first",
+        "second thoughts: as played",
+    ]
+    assert engine.restore(game.to_state()).placements() == played
+    tied = {p: 1 for p in game.players}  # everybody shares the first place
+    game.push(correction(tied, note="all tied"))
+    assert game.placements() == tied
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    "change, error",
+    [
+        ({"extra": 1}, engine.InvalidEvent),
+        ({"note": ""}, engine.InvalidEvent),
+        ({"note": "   "}, engine.InvalidEvent),
+        ({"note": None}, engine.InvalidEvent),
+        ({"note": "x" * 2001}, engine.InvalidEvent),
+        ({"referee": ""}, engine.InvalidEvent),
+        ({"referee": 7}, engine.InvalidEvent),
+        ({"placements": None}, InvalidPlacements),
+        ({"placements": {"ana": 1}}, InvalidPlacements),
+        ({"placements": {"ana": 1, "ben": 1, "cai": 2}}, InvalidPlacements),
+        ({"placements": {"ana": 1, "ben": 2, "cai": 4}}, InvalidPlacements),
+    ],
+)
+def test_a_bad_correction_is_refused_and_changes_nothing(kind, change, error):
+    game = engine.replay(finished_log(kind))
+    before = game.to_state()
+    event = {**correction(reversed_places(game)), **change}
+    with pytest.raises(error) as info:
+        game.push(event)
+    assert "\n" not in str(info.value) and str(info.value)
+    assert game.to_state() == before
+    for key in ("referee", "note", "placements"):  # and each field is required
+        missing = {k: v for k, v in correction(reversed_places(game)).items() if k != key}
+        with pytest.raises(engine.InvalidEvent):
+            game.push(missing)
+    assert game.to_state() == before
+    meta = {**correction(reversed_places(game)), "_source": "the referee page"}
+    game.push(meta)  # callers' metadata is ignored
+    assert game.placements() == reversed_places(engine.replay(finished_log(kind)))
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    fields=st.dictionaries(
+        st.sampled_from(["referee", "placements", "note", "extra", "_meta"]), _json, max_size=5
+    ),
+    over=st.booleans(),
+)
+def test_garbage_corrections_never_raise_anything_but_engine_errors(kind, fields, over):
+    log = finished_log(kind)
+    game = engine.replay(log if over else log[:3])
+    before = game.to_state()
+    try:
+        game.push({"type": "correction", **fields})
+    except engine.EngineError as exc:
+        assert "\n" not in str(exc)
+        assert game.to_state() == before
+    else:
+        assert over and game.placements() == fields["placements"]

@@ -52,7 +52,7 @@ def test_replay_json_is_the_summary(logs):
     assert list(summary) == [
         "game", "players", "status", "events", "hand", "dealer", "turn", "direction", "top",
         "color", "hands", "draw_pile", "hand_results", "scores", "challenges", "catches",
-        "placements", "end",
+        "placements", "end", "corrections",
     ]  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from tests.engine.uno_helpers import deal, draw, new_game, pile, play, refused
 SUMMARY_KEYS = {
     "game", "players", "status", "events", "hand", "dealer", "turn", "direction", "top",
     "color", "hands", "draw_pile", "hand_results", "scores", "challenges", "catches",
-    "placements", "end",
+    "placements", "end", "corrections",
 }  # fmt: skip
 
 

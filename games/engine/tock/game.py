@@ -315,7 +315,8 @@ class TockGame(Game):
            ``player``, by the player to move) are recognised by their shape; anything
            else is checked field by field (unknown type or fields, game over, out of
            turn, field types), and knocks and ``end`` events are applied by their
-           handlers (:meth:`_on_tock`, :meth:`_on_end`).
+           handlers (:meth:`_on_tock`, :meth:`_on_end`); a ``correction`` (after the
+           end only) by the shared :meth:`Game._apply_correction`.
         2. *The card*: which card a draw takes; a play's card is the top of the discard;
            when a flip is allowed.
         3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
@@ -387,6 +388,12 @@ class TockGame(Game):
                     if type(ev) is not dict:
                         raise InvalidEvent("an event must be a JSON object")
                     kind = ev.get("type")
+                    if kind == "correction":  # after the end only: Game._apply_correction
+                        self._events = done
+                        places = self._apply_correction(ev)
+                        self._placements = {self._idx[p]: v for p, v in places.items()}
+                        done += 1
+                        continue
                     keys = _EVENT_KEYS.get(kind) if type(kind) is str else None
                     if keys is None:
                         if kind == "start":
@@ -1054,6 +1061,7 @@ class TockGame(Game):
             "infractions": [dict(i) for i in self._infractions],
             "knocks": [dict(k) for k in self._knocks],
             "end": dict(self._end) if self._end is not None else None,
+            "corrections": self.corrections,
         }
 
     def to_state(self) -> dict[str, Any]:
@@ -1092,6 +1100,7 @@ class TockGame(Game):
             ],
             "events": self._events,
             "turns": self._turns,
+            "corrections": self._corrections_state(),
         }
 
     @classmethod
@@ -1131,6 +1140,7 @@ class TockGame(Game):
             g._seen = {_position_key(p, rest): count for p, rest, count in state["seen"]}
             g._events = state["events"]
             g._turns = state["turns"]
+            g._restore_corrections(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt TOCK state: {exc!r}") from None
         return g

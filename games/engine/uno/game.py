@@ -244,6 +244,11 @@ class UnoGame(Game):
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
         kind = event.get("type")
+        if kind == "correction":  # after the end only: Game._apply_correction
+            places = self._apply_correction(event)
+            self._placements = {self._idx[p]: v for p, v in places.items()}
+            self._events += 1
+            return
         keys = _KEYS.get(kind) if type(kind) is str else None
         if keys is None:
             if kind == "start":
@@ -1001,6 +1006,7 @@ class UnoGame(Game):
             "catches": [dict(c) for c in self._catches],
             "placements": self.placements(),
             "end": dict(self._end) if self._end is not None else None,
+            "corrections": self.corrections,
         }
 
     def to_state(self) -> dict[str, Any]:
@@ -1048,6 +1054,7 @@ class UnoGame(Game):
             else [[p, v] for p, v in self._placements.items()],
             "end": None if self._end is None else dict(self._end),
             "events": self._events,
+            "corrections": self._corrections_state(),
         }
 
     @classmethod
@@ -1091,6 +1098,7 @@ class UnoGame(Game):
             g._placements = None if pl is None else {p: v for p, v in pl}
             g._end = None if state["end"] is None else dict(state["end"])
             g._events = state["events"]
+            g._restore_corrections(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt UNO state: {exc!r}") from None
         return g
