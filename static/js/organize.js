@@ -3,7 +3,9 @@
  * ?q=, the clock shows the time left when the page was rendered); here:
  *
  *  - the player filter: typing in #player-filter hides the rows of #registration-list
- *    whose data-search does not contain the text (no request);
+ *    whose data-search does not contain the text (no request); when the list is one
+ *    page of many (data-partial), the server is asked as well (?q=, debounced) and its
+ *    list swapped in, so that players on other pages are found;
  *  - check-in toggles post in the background (fetch) and swap the fresh list in, so
  *    the filter text and the scroll position stay;
  *  - the round clock: every [data-deadline] counts down each second (the server's
@@ -38,7 +40,42 @@
       if (match) shown += 1;
     });
     var none = document.querySelector("#registrations .no-match");
-    if (none) none.hidden = shown !== 0;
+    // A partial list does not know the other pages: the server's answer says "nobody".
+    if (none) none.hidden = shown !== 0 || list.hasAttribute("data-partial");
+  }
+
+  // ---------------------------------------------------------------- server search
+  var searchTimer = null;
+  var searched = null; // the query whose server list is shown (null: the page's own)
+
+  function searchServer() {
+    var input = document.getElementById("player-filter");
+    if (!input || !input.form || !window.fetch || !window.DOMParser) return;
+    var query = input.value.trim();
+    if (query === (searched === null ? input.defaultValue.trim() : searched)) return;
+    searched = query;
+    var url = input.form.action.split("#")[0] + (query ? "?q=" + encodeURIComponent(query) : "");
+    fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.text();
+      })
+      .then(function (html) {
+        if (input.value.trim() !== query) return; // typed on meanwhile: a newer search follows
+        swapFrom(html, ["#registrations"]);
+        filterRows();
+      })
+      .catch(function () { searched = null; }); // the Find button still works
+  }
+
+  function onFilterInput() {
+    filterRows();
+    var list = document.getElementById("registration-list");
+    // Only a paged list (or the answer of an earlier server search) needs the server.
+    if ((list && list.hasAttribute("data-partial")) || searched !== null) {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(searchServer, 300);
+    }
   }
 
   // ---------------------------------------------------------------- background toggles
@@ -116,7 +153,7 @@
   // ---------------------------------------------------------------- wiring
   function init() {
     var input = document.getElementById("player-filter");
-    if (input) input.addEventListener("input", filterRows);
+    if (input) input.addEventListener("input", onFilterInput);
     document.addEventListener("submit", onSubmit);
     document.addEventListener("tock:live-updated", function () { filterRows(); startClocks(); });
     filterRows();

@@ -7,6 +7,7 @@ then the seating appear there without a reload (live updates)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -92,3 +93,42 @@ def test_an_organizer_starts_an_event_and_the_public_page_shows_the_seating_live
     expect(public.locator("#seats")).to_contain_text("Ada Berg")
     assert public.evaluate("window.__sameDocument === true")
     shot(public, "public-seated")
+
+
+def test_the_player_search_finds_a_player_on_another_page(phone: Any, log_in, shot) -> None:
+    """150 players: the dashboard shows 100; typing the name of one on page 2 asks the
+    server and shows their row, ready to check in, without leaving the page."""
+    from playwright.sync_api import expect
+
+    from tournaments.services import player_create, registration_create, tournament_create
+
+    league, organizer = scenes.league()
+    tournament = tournament_create(
+        league=league,
+        name="Big Saturday",
+        slug="big-saturday",
+        starts_on=dt.date.today(),
+        rounds=3,
+        table_sizes=[4],
+        user=organizer,
+    )
+    for i in range(150):
+        player = player_create(
+            handle=f"zz{i:03d}", display_name=f"Zed Number {i:03d}", user=scenes.SYSTEM
+        )
+        registration_create(tournament=tournament, player=player, user=scenes.SYSTEM)
+    log_in(phone, organizer)
+    page = phone.new_page()
+    page.goto(f"/tournaments/{tournament.pk}/organize/")
+    rows = page.locator("#registration-list li[data-search]")
+    expect(rows).to_have_count(100)
+    expect(page.locator("#reg-zz149")).to_have_count(0)
+    page.evaluate("window.__sameDocument = true")
+
+    page.locator("#player-filter").fill("number 149")
+    expect(page.locator("#reg-zz149")).to_be_visible()
+    expect(page.locator("#registration-list li[data-search]:visible")).to_have_count(1)
+    shot(page, "found-on-page-2")
+    page.locator("#reg-zz149 button.toggle").tap()
+    expect(page.locator("#reg-zz149")).to_have_class(re.compile(r"\bis-in\b"))
+    assert page.evaluate("window.__sameDocument") is True  # no reload on the way

@@ -431,3 +431,36 @@ def _finish_round_first_table_of(table, user):
     game_record_placements(
         game=table.game, placements={h: i + 1 for i, h in enumerate(handles)}, user=user
     )
+
+
+def test_a_big_registration_list_is_paged_and_searched_on_the_server(org, league):
+    """250 players: the dashboard lists 100 a page (an organizer's phone is not sent
+    every row after every tap), a search finds a player on any page, and an action
+    taken on page 2 comes back to page 2."""
+    t = _event(org, league, players=250)
+    html = org.get(url("organize", t.pk)).content.decode()
+    assert html.count('<li class="registration') == 100
+    assert 'data-partial="true"' in html
+    assert "Players 1–100 of 250" in html and 'rel="next" href="?page=2#check-in"' in html
+    pages = [html] + [
+        org.get(url("organize", t.pk) + f"?page={n}").content.decode() for n in (2, 3)
+    ]
+    listed = [re.findall(r'<li class="registration[^"]*" id="reg-(p\d+)"', page) for page in pages]
+    assert [len(handles) for handles in listed] == [100, 100, 50]
+    assert sorted(sum(listed, [])) == sorted(f"p{i:02d}" for i in range(1, 251))
+    assert 'rel="next"' not in pages[2] and "Players 201–250 of 250" in pages[2]
+
+    found = org.get(url("organize", t.pk) + "?q=player 250").content.decode()
+    assert 'id="reg-p250"' in found and found.count('<li class="registration') == 1
+    assert "data-partial" not in found and "registrations-pager" not in found
+
+    second = org.get(url("organize", t.pk) + "?page=2").content.decode()
+    assert '<input type="hidden" name="page" value="2">' in second
+    handle = re.search(r'id="reg-(p\d+)"', second).group(1)
+    assert f"/{handle}/drop/?page=2" in second
+    response = org.post(url("organize-player-action", t.pk, handle, "check-out"), {"page": "2"})
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"?page=2#reg-{handle}")
+    assert not Registration.objects.get(tournament=t, player__handle=handle).checked_in
+    # A page past the end shows the last one rather than an error.
+    assert org.get(url("organize", t.pk) + "?page=99").status_code == 200
