@@ -102,6 +102,8 @@ class Presenter:
             players = event.get("players")
             shown = ", ".join(_name(names, p) for p in players) if isinstance(players, list) else ""
             return _("The game starts: %(players)s.") % {"players": shown}
+        if kind == "correction":
+            return describe_correction(event, names)
         if "player" in event:
             return _("%(player)s: %(event)s") % {
                 "player": _name(names, event.get("player")),
@@ -146,6 +148,30 @@ class Presenter:
         engine's legal moves; ``start``: the start event (``None`` before it);
         ``waiting``: the game runs but the engine offers no move at all."""
         return None
+
+
+def placements_text(placements: Any, names: Names) -> str:
+    """Placements (player -> place) as "1. ben, 2. cai, 2. dan, 4. ana" (best first;
+    display names)."""
+    if not isinstance(placements, Mapping):
+        return ""
+    ordered = sorted(
+        ((v, _name(names, p)) for p, v in placements.items() if isinstance(v, int)),
+        key=lambda item: item[0],
+    )
+    return ", ".join(f"{v}. {name}" for v, name in ordered)
+
+
+def describe_correction(event: Mapping[str, Any], names: Names) -> str:
+    """The log sentence of a ``correction`` (the event every kind accepts after the end,
+    see ``docs/engine-api.md``): who corrected, the new places and the note. Every
+    presenter gets it from :meth:`Presenter.describe` (a kind's ``describe`` passes
+    the types it does not know on to it)."""
+    return _("Result corrected by the referee %(referee)s: %(places)s. Note: %(note)s") % {
+        "referee": event.get("referee") or "?",
+        "places": placements_text(event.get("placements"), names),
+        "note": event.get("note") or "",
+    }
 
 
 def card_label(card: Any) -> str:
