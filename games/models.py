@@ -7,7 +7,7 @@ Invariants (enforced by :mod:`games.services`, never by ``save()`` or signals):
   so the sequence number of an event equals its line number and the engine's
   ``event_count`` after applying it. ``(game, sequence)`` is unique in the database.
 * Events are never edited or deleted; a correction is a new event (a referee ruling,
-  an adjudicated ``end``).
+  an adjudicated ``end``; after the end, a ``correction`` event with new placements).
 * When the game has a log, its result (``status``, ``placements``) is always what the
   engine derives by replaying that log. ``state``/``summary`` cache the engine state
   after event ``state_sequence``; the cache is valid when

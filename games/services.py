@@ -243,7 +243,11 @@ def game_append_event(
     * ``expected_sequence`` must be exactly ``last_sequence + 1``, else
       :class:`StaleSequence` carrying the current sequence (409);
     * the game must not be over (:class:`GameFinished`) nor carry a placements-only
-      result;
+      result, with one exception: the ``correction`` event (new placements and a note,
+      which every kind's engine accepts only after the end) may follow the end of a
+      game whose result comes from its log; the engine refuses it (422, with its
+      reason) while the game is in progress. The stored result then follows the
+      replay like any other change (``result_version`` grows when the places change);
     * event 1 must be the ``start`` event naming the game's players in seat order
       (:class:`ResultMismatch`);
     * the engine validates the event against the state after the last event; a refusal
@@ -269,7 +273,9 @@ def game_append_event(
             replay = _replay_of(game=game, key=key, data=data, sequence=expected_sequence)
             if replay is not None:
                 return replay
-        if game.is_over or game.result_source == ResultSource.PLACEMENTS:
+        if (
+            game.is_over and not (data.get("type") == "correction" and game.last_sequence)
+        ) or game.result_source == ResultSource.PLACEMENTS:
             raise GameFinished()
         if expected_sequence != game.last_sequence + 1:
             raise StaleSequence(game.last_sequence, expected_sequence)

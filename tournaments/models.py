@@ -448,20 +448,30 @@ class TournamentAudit(models.Model):
 
 
 class RulingChoice(models.TextChoices):
-    """What a referee did with a knock: confirm the engine's verdict or override it."""
+    """What a referee did: with a knock, confirm the engine's verdict or override it;
+    after the end of a game, correct its result (a ``correction`` event)."""
 
     CONFIRM = "confirm", _("Confirmed the engine's verdict")
     CORRECT = "correct", _("Ruled the knock correct")
     INCORRECT = "incorrect", _("Ruled the knock wrong")
+    CORRECTION = "correction", _("Corrected the result")
 
 
 class Ruling(models.Model):
-    """A referee's ruling on a TOCK knock: the record beside the ``tock`` event (at
-    ``sequence`` in the game's log) that carries it. ``engine_verdict``/``engine_code``
-    are what the engine judged (:func:`games.engine.knock_preview`), ``applied`` what the
-    event applied (``correct``/``incorrect``); an override (``applied`` differs from the
-    engine's verdict) always has a ``note``. Written only by
-    :func:`tournaments.services.rulings.knock_ruling_record`."""
+    """A referee's ruling: the record beside the event (at ``sequence`` in the game's
+    log) that carries it. Two kinds:
+
+    * on a TOCK knock (the ``tock`` event): ``engine_verdict``/``engine_code`` are what
+      the engine judged (:func:`games.engine.knock_preview`), ``applied`` what the event
+      applied (``correct``/``incorrect``); an override (``applied`` differs from the
+      engine's verdict) always has a ``note``. Written only by
+      :func:`tournaments.services.rulings.knock_ruling_record`;
+    * a correction of a finished game's result (the ``correction`` event, any kind):
+      ``ruling`` and ``applied`` are ``correction``, no knock and no engine verdict
+      (empty), ``placements`` the new places, ``previous_placements`` those it
+      replaced, ``note`` the event's (always given). Written by the recording choke
+      point for every stored ``correction`` event, however it arrived
+      (:mod:`tournaments.services.recording`)."""
 
     game = models.ForeignKey(
         Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="rulings"
@@ -483,13 +493,16 @@ class Ruling(models.Model):
     )
     at = models.DateTimeField(_("time"), default=timezone.now, db_index=True)
     sequence = models.PositiveIntegerField(_("event"))
-    knocker = models.CharField(_("knocked by"), max_length=64)
+    knocker = models.CharField(_("knocked by"), max_length=64, blank=True)
     against = models.CharField(_("knocked on"), max_length=64, blank=True)
     engine_verdict = models.CharField(_("engine verdict"), max_length=16)
     engine_code = models.CharField(_("engine reason"), max_length=32)
     ruling = models.CharField(_("ruling"), max_length=16, choices=RulingChoice.choices)
     applied = models.CharField(_("applied"), max_length=16)
     note = models.TextField(_("note"), blank=True)
+    #: A correction: the new placements (player -> place) and the ones they replaced.
+    placements = models.JSONField(_("corrected placements"), null=True, blank=True)
+    previous_placements = models.JSONField(_("placements before"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("ruling")
@@ -503,5 +516,11 @@ class Ruling(models.Model):
         return f"{self.game} #{self.sequence}: {self.applied}"
 
     @property
+    def is_correction(self) -> bool:
+        """A correction of a finished game's result (not a ruling on a knock)."""
+        return self.ruling == RulingChoice.CORRECTION
+
+    @property
     def is_override(self) -> bool:
-        return self.applied != self.engine_verdict
+        """A knock ruled against the engine's verdict (never a correction)."""
+        return not self.is_correction and self.applied != self.engine_verdict
