@@ -25,6 +25,11 @@ point. In the transaction of the write, ``_write``
   message ``tournaments.round_progress`` (seats the next round after commit);
 * records an outbox message to rate the game when its result changed (delivered by a
   Celery task after commit; a lost publish is retried by the outbox sweep);
+* stores a :class:`~tournaments.models.Ruling` record (kind ``correction``) for every
+  ``correction`` event it stored, however it arrived (the referee page, the API's
+  events endpoint, a whole log), so the rulings page lists every correction of a
+  result; a round already finished stays finished and the round seated after it keeps
+  its seating (progression only acts on a round finishing now);
 * after commit, tells the live pages of the game (and of its tournament when the
   result changed) that there is something new to fetch.
 
@@ -42,18 +47,19 @@ from django.utils.translation import gettext as _
 import games.engine as engine
 from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
-from games.models import Game
+from games.models import Game, GameEvent
 from games.selectors import game_get
 from games.services import RecordOutcome
 from outbox.live import game_group, live_send_on_commit, tournament_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Table
+from tournaments.models import Player, Ruling, RulingChoice, Table
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
     ensure_signed_in,
+    game_tournament,
     user_can_referee_game,
 )
 from tournaments.selectors.games import remember_table, table_for_game, table_with_game
@@ -112,14 +118,71 @@ def _write(
     Events the game's kind calls a referee's matter need a referee or an organizer,
     however they arrive (one event or a whole log).
     """
+    events = events if isinstance(events, list) else list(events)
     if _needs_referee(kind=game.kind, events=events) and not user_can_referee_game(
         user=user, game=game
     ):
         raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
+    corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
     with transaction.atomic():
+        before = _result_before(game) if corrects else None
         outcome = write(game)
+        if before is not None and outcome.events_added:
+            _record_corrections(outcome=outcome, user=user, before=before)
         _follow(outcome)
     return outcome
+
+
+def _result_before(game: Game) -> tuple[int, Any]:
+    """The game's last sequence and placements before a write, its row locked (the write
+    locks it again in the same transaction): what a correction replaces."""
+    row = (
+        Game.objects.select_for_update()
+        .filter(pk=game.pk)
+        .values_list("last_sequence", "placements")
+    )
+    return row.get()
+
+
+def _record_corrections(*, outcome: RecordOutcome, user: Any, before: tuple[int, Any]) -> None:
+    """A :class:`Ruling` (kind ``correction``) for each ``correction`` event the write
+    stored: the referee (the user who recorded it), the new placements (as the engine
+    applied them, seat order), the ones they replaced and the note. Only called when
+    the events written hold a correction (no query on the usual path)."""
+    game = outcome.game
+    last_before, previous = before
+    rows = list(
+        GameEvent.objects.filter(
+            game=game, sequence__gt=last_before, data__type="correction"
+        ).order_by("sequence")
+    )
+    if not rows:
+        return
+    applied = {c["event"]: c["placements"] for c in (game.summary or {}).get("corrections") or []}
+    tournament = game_tournament(game=game)
+    referee = user if getattr(user, "pk", None) else None
+    for row in rows:
+        if previous is None:  # a whole log, its end in the same write: as played
+            events = GameEvent.objects.filter(game=game, sequence__lt=row.sequence)
+            played = engine.replay(list(events.order_by("sequence").values_list("data", flat=True)))
+            previous = played.placements()
+        new = applied.get(row.sequence, row.data.get("placements"))
+        Ruling.objects.create(
+            game=game,
+            tournament=tournament,
+            referee=referee,
+            sequence=row.sequence,
+            knocker="",
+            against="",
+            engine_verdict="",
+            engine_code="",
+            ruling=RulingChoice.CORRECTION,
+            applied=RulingChoice.CORRECTION,
+            note=str(row.data.get("note", "")).strip(),
+            placements=new,
+            previous_placements=previous,
+        )
+        previous = new
 
 
 def _recordable(*, game: Game | int | str, user: Any) -> Game:
