@@ -8,8 +8,12 @@
   note), stored by :func:`tournaments.services.rulings.knock_ruling_record` (the
   recording choke point: a stale page gets "someone ruled first", never a double
   ruling);
-* ``/tournaments/<pk>/rulings/`` and ``rulings.csv``: the tournament's rulings, for
-  whoever sees the tournament.
+  Once the game has ended (any kind): a form to correct its result (one place per
+  player, prefilled with the current places, and a required note), stored by
+  :func:`tournaments.services.rulings.result_correction_record` (the same choke point;
+  a stale page is told someone changed the game first);
+* ``/tournaments/<pk>/rulings/`` and ``rulings.csv``: the tournament's rulings and
+  corrections, for whoever sees the tournament.
 
 Who: the referee pages, organizers and referees of the tournament (and superusers);
 anonymous visitors are sent to log in, other users get 403, a hidden tournament 404.
@@ -30,7 +34,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import DomainError, GameNotFound, StaleSequence
 from games.explanations import explain, verdict_label
-from games.presenters import game_view
+from games.presenters import game_view, placements_text
 from tournaments.csv_export import csv_text
 from tournaments.errors import NotFound
 from tournaments.models import Role, RulingChoice
@@ -41,7 +45,7 @@ from tournaments.selectors.rulings import (
     referee_games,
     tournament_rulings,
 )
-from tournaments.services.rulings import knock_ruling_record
+from tournaments.services.rulings import knock_ruling_record, result_correction_record
 
 
 def _tournament(request: HttpRequest, pk: int) -> Any:
@@ -86,6 +90,8 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
         sequence = int(request.POST.get("sequence", ""))
     except ValueError:
         sequence = -1
+    if request.POST.get("action") == "correct-result":
+        return _correct_result(request, shown, sequence)
     try:
         knock_ruling_record(
             game=shown.game.pk,
@@ -105,6 +111,38 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _posted_places(request: HttpRequest, players: list[str]) -> dict[str, Any]:
+    """The correction form's places (``place-1`` .. ``place-N`` in seat order, so that no
+    handle needs to be a form field name): integers where given as such, else the text
+    (the service refuses it with a clear message)."""
+    places: dict[str, Any] = {}
+    for i, handle in enumerate(players, start=1):
+        raw = request.POST.get(f"place-{i}", "").strip()
+        places[handle] = int(raw) if raw.isdigit() else raw
+    return places
+
+
+def _correct_result(request: HttpRequest, shown: Any, sequence: int) -> HttpResponse:
+    game = shown.game
+    places = _posted_places(request, list(game.players or []))
+    try:
+        result_correction_record(
+            game=game.pk,
+            placements=places,
+            note=request.POST.get("note", ""),
+            expected_sequence=sequence,
+            user=request.user,
+        )
+    except StaleSequence as exc:
+        return _render(request, _shown(request, game.pk), by="", error=exc, stale=True)
+    except DomainError as exc:
+        return _render(request, _shown(request, game.pk), by="", error=exc, places=places)
+    messages.success(request, _("Result corrected."))
+    response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[game.pk]))
+    response.status_code = 303
+    return response
+
+
 def _render(
     request: HttpRequest,
     shown: Any,
@@ -112,9 +150,26 @@ def _render(
     by: str,
     error: DomainError | None = None,
     stale: bool = False,
+    places: dict[str, Any] | None = None,
 ) -> HttpResponse:
     game = shown.game
     players = list(game.players or [])
+    correction = None
+    if game.is_over and game.last_sequence and game.placements:
+        current = places or game.placements or {}
+        correction = {
+            "sequence": game.last_sequence + 1,
+            "rows": [
+                {
+                    "field": f"place-{i}",
+                    "name": shown.names.get(h, h),
+                    "place": current.get(h, ""),
+                    "played": (game.placements or {}).get(h),
+                }
+                for i, h in enumerate(players, start=1)
+            ],
+            "max": len(players),
+        }
     preview = None
     if by in players and game.kind == "tock":
         preview = knock_preview_for(game_id=game.pk, by=by, user=request.user)
@@ -143,6 +198,7 @@ def _render(
         "error": error,
         "stale": stale,
         "note": request.POST.get("note", "") if error is not None else "",
+        "correction": correction,
     }
     return render(
         request,
@@ -161,9 +217,25 @@ def rulings_page(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/rulings.html",
         {
             "tournament": tournament,
-            "rows": [{"row": r, "engine": verdict_label(r.engine_verdict or "")} for r in rows],
+            "rows": [
+                {
+                    "row": r,
+                    "engine": verdict_label(r.engine_verdict or ""),
+                    "places": placements_text(r.placements, {}),
+                    "previous": placements_text(r.previous_placements, {}),
+                }
+                for r in rows
+            ],
         },
     )
+
+
+def _places_csv(placements: dict[str, int] | None) -> str:
+    """A correction's placements in a CSV cell: ``handle=place`` by place, ``;``-separated
+    (empty for a ruling on a knock)."""
+    if not placements:
+        return ""
+    return ";".join(f"{h}={v}" for h, v in sorted(placements.items(), key=lambda kv: kv[1]))
 
 
 @require_safe
@@ -172,7 +244,8 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     rows = tournament_rulings(tournament=tournament, user=request.user)
     header = [
         "game", "round", "table", "time", "referee", "event", "knocked_by", "knocked_on",
-        "engine_verdict", "engine_reason", "ruling", "applied", "note",
+        "engine_verdict", "engine_reason", "ruling", "applied", "note", "placements",
+        "previous_placements",
     ]  # fmt: skip
     data = [
         [
@@ -189,6 +262,8 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             r.ruling,
             r.applied,
             r.note,
+            _places_csv(r.placements),
+            _places_csv(r.previous_placements),
         ]  # fmt: skip
         for r in rows
     ]

@@ -65,17 +65,33 @@ class RulingSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True)
     at = serializers.DateTimeField()
     referee = serializers.CharField()
-    sequence = serializers.IntegerField(help_text="The ruling's `tock` event in the log.")
+    sequence = serializers.IntegerField(
+        help_text="The ruling's event in the log: a `tock`, or a `correction`."
+    )
     knocker = serializers.CharField()
     against = serializers.CharField()
     engine_verdict = serializers.CharField(
         allow_null=True, help_text="Hidden (null) from the public while the game runs."
     )
     engine_code = serializers.CharField(allow_null=True)
-    ruling = serializers.ChoiceField(choices=["confirm", "correct", "incorrect"])
-    applied = serializers.ChoiceField(choices=["correct", "incorrect"])
+    ruling = serializers.ChoiceField(choices=["confirm", "correct", "incorrect", "correction"])
+    applied = serializers.ChoiceField(choices=["correct", "incorrect", "correction"])
     note = serializers.CharField(allow_blank=True)
     override = serializers.BooleanField(help_text="The ruling differs from the engine's verdict.")
+    correction = serializers.BooleanField(
+        help_text="A correction of the result after the end (a `correction` event): no "
+        "knock, no engine verdict; `placements` replaced `previous_placements`."
+    )
+    placements = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="A correction's new placements (player -> place); null for a knock.",
+    )
+    previous_placements = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="The placements a correction replaced; null for a knock.",
+    )
 
     class Meta:
         ref_name = "Ruling"
@@ -173,7 +189,7 @@ class GameRulingsApi(ApiView):
 class TournamentRulingsApi(ApiView):
     @extend_schema(
         tags=["tournaments"],
-        summary="The tournament's rulings on knocks, in time order",
+        summary="The tournament's rulings on knocks and corrections of results, in time order",
         responses={200: RulingSerializer(many=True), 404: NOT_FOUND},
     )
     def get(self, request: Request, tournament_id: int) -> Response:

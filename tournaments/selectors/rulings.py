@@ -60,7 +60,9 @@ def knock_preview_for(*, game_id: Any, by: str, user: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class RulingRow:
-    """One ruling as the rulings page and API show it."""
+    """One ruling as the rulings page and API show it: a ruling on a knock, or the
+    correction of a finished game's result (``correction``: then ``placements`` and
+    ``previous_placements`` are set, the knock and engine fields empty)."""
 
     id: int
     game: int
@@ -78,6 +80,11 @@ class RulingRow:
     note: str
     #: the applied verdict differs from the engine's (an override always has a note)
     override: bool
+    #: a correction of the game's result (``ruling`` and ``applied``: ``correction``)
+    correction: bool = False
+    #: a correction's new placements and those it replaced (player -> place)
+    placements: dict[str, int] | None = None
+    previous_placements: dict[str, int] | None = None
 
 
 def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
@@ -102,6 +109,9 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
     # hidden players appear under their neutral handles, as on every page of the event
     masker = Masker(user=user, tournament=tournament)
     handles = {h for r in rulings for h in (r.knocker, r.against)}
+    for r in rulings:
+        handles.update(r.placements or ())
+        handles.update(r.previous_placements or ())
     shown_as = {
         p.handle: masker.player(p).handle
         for p in Player.objects.filter(handle__in=handles, hidden=True)
@@ -127,9 +137,19 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 applied=r.applied,
                 note=r.note,
                 override=r.is_override,
+                correction=r.is_correction,
+                placements=_renamed(r.placements, shown_as),
+                previous_placements=_renamed(r.previous_placements, shown_as),
             )
         )
     return rows
+
+
+def _renamed(placements: dict[str, int] | None, shown_as: dict[str, str]) -> dict | None:
+    """Placements with hidden players under their neutral handles."""
+    if placements is None:
+        return None
+    return {shown_as.get(h, h): v for h, v in placements.items()}
 
 
 def ruling_row(*, ruling: Ruling) -> RulingRow:
@@ -151,11 +171,15 @@ def ruling_row(*, ruling: Ruling) -> RulingRow:
         applied=ruling.applied,
         note=ruling.note,
         override=ruling.is_override,
+        correction=ruling.is_correction,
+        placements=ruling.placements,
+        previous_placements=ruling.previous_placements,
     )
 
 
 def game_rulings(*, game: Game) -> dict[int, Ruling]:
-    """The game's rulings by the sequence of their ``tock`` event (for the game page)."""
+    """The game's rulings by the sequence of their event (for the game page): rulings
+    on knocks (their ``tock`` event) and corrections (their ``correction`` event)."""
     return {r.sequence: r for r in Ruling.objects.filter(game=game)}
 
 

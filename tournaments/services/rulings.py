@@ -1,4 +1,4 @@
-"""Referees' rulings on TOCK knocks (issue 12).
+"""Referees' rulings on TOCK knocks, and corrections of a finished game's result (issue 12).
 
 :func:`knock_ruling_record` is the one way a ruling is stored: ONE ``tock`` event
 carrying the ruling and the referee, appended through the recording choke point
@@ -17,6 +17,12 @@ Rules:
   appended to, so the record states what the engine judged on exactly that position;
 * a knock the engine refuses (before the first turn, on a player who went out...) is
   refused with the engine's reason (422): no ruling can make it legal.
+
+:func:`result_correction_record` corrects the result of a game that has ended (any
+kind): ONE ``correction`` event (new placements, a note, the referee) appended through
+the same choke point (same role check: the kind calls it a referee's matter; same
+sequence check: two referees correcting at once, one gets 409), which stores its
+:class:`~tournaments.models.Ruling` record and lets standings and ratings follow.
 """
 
 from __future__ import annotations
@@ -26,10 +32,11 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import EventRejected, MalformedInput, StaleSequence
+from games.errors import EventRejected, GameFinished, MalformedInput, StaleSequence
 from games.explanations import explain
-from games.models import Game
+from games.models import Game, GameStatus
 from games.selectors import game_get
+from games.services import validate_placements
 from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game, game_tournament
 from tournaments.selectors.rulings import knock_preview_of
@@ -92,3 +99,56 @@ def knock_ruling_record(
             applied=applied,
             note=note,
         )
+
+
+def result_correction_record(
+    *,
+    game: Game | int | str,
+    placements: Any,
+    note: Any,
+    expected_sequence: Any,
+    user: Any,
+) -> Ruling:
+    """Correct the result of a game that has ended: append a ``correction`` event
+    (``placements``: player -> place for every seated player, competition ranks;
+    ``note``: why, required) carrying the referee's username, through the recording
+    choke point, and return the :class:`Ruling` record it stored.
+
+    Organizers and referees of the game's tournament (404 for those who may not see the
+    game, 403 for other users, "sign in" for anonymous ones). Refused, with a reason
+    in the page's language and nothing stored: a game still in progress or not started
+    (:class:`EventRejected`, 422), a game with a placements-only result or closed
+    without one (:class:`GameFinished`, 409: there is no log to correct; a
+    placements-only result is corrected by entering placements again), a stale
+    ``expected_sequence`` (:class:`StaleSequence`, 409), bad placements (400), an
+    empty or overlong note (400).
+    """
+    game = game if isinstance(game, Game) else game_get(game_id=game)
+    ensure_can_referee_game(user=user, game=game)
+    note = note.strip() if isinstance(note, str) else ""
+    if not note:
+        raise MalformedInput(_("A note is required to correct a result: say why it changes."))
+    if len(note) > MAX_NOTE:
+        raise MalformedInput(
+            _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
+        )
+    if not game.is_over:
+        raise EventRejected(
+            _(
+                "The game is still in progress: settle a dispute with a ruling or an "
+                "adjudicated end; a correction replaces the result only after the end."
+            )
+        )
+    if game.status == GameStatus.VOID or game.last_sequence == 0:
+        raise GameFinished(_("This game has no log to correct."))
+    places = validate_placements(kind=game.kind, players=list(game.players), placements=placements)
+    event = {
+        "type": "correction",
+        "referee": getattr(user, "username", "") or "referee",
+        "placements": places,
+        "note": note,
+    }
+    outcome = game_record_event(
+        game=game.pk, event=event, expected_sequence=expected_sequence, user=user
+    )
+    return Ruling.objects.get(game=outcome.game, sequence=outcome.game.last_sequence)

@@ -1,7 +1,9 @@
 """``{% game_rulings_section game %}``: the referees' rulings of a game, for its page.
 
 Each ruled knock with the verdict applied and, for an override of the engine, the
-referee's note (rulings are public, see :mod:`tournaments.views_referee`)."""
+referee's note, and each correction of the result after the end (who, the new places,
+the note; read from the summary, no query) (rulings are public, see
+:mod:`tournaments.views_referee`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 
 from django import template
 
+from games.presenters import placements_text
 from tournaments.permissions import user_can_referee_game
 from tournaments.selectors.rulings import game_rulings
 
@@ -19,16 +22,30 @@ register = template.Library()
 def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[str, Any]:
     """``summary``: the page's presented summary, whose knocks carry the players' names
     as this visitor may see them (hidden players masked), by event number. Referees and
-    organizers of a TOCK game in progress also get a link to the referee page."""
+    organizers of a TOCK game in progress, and of any game that has ended with a log
+    (to correct its result), also get a link to the referee page."""
     request = context.get("request")
     user = getattr(request, "user", None)
+    may_rule = game.kind == "tock" and game.status == "in_progress"
+    may_correct = game.is_over and bool(game.last_sequence) and game.placements is not None
     can_referee = (
-        game.kind == "tock"
-        and game.status == "in_progress"
+        (may_rule or may_correct)
         and user is not None
         and user.is_authenticated
         and user_can_referee_game(user=user, game=game)
     )
+    view = context.get("view")  # the page's players table: handle -> display name
+    names = {row.handle: row.name for row in getattr(view, "rows", None) or []}
+    corrections = [
+        {
+            "sequence": c.get("event"),
+            "referee": c.get("referee", ""),
+            "places": placements_text(c.get("placements"), names),
+            "note": c.get("note", ""),
+        }
+        for c in (summary or {}).get("corrections") or []
+        if isinstance(c, dict)
+    ]
     knocks = {k.get("event"): k for k in (summary or {}).get("knocks") or [] if isinstance(k, dict)}
     # only knocks a referee ruled on carry a "ruling": no query for a game without any
     ruled = any(k.get("ruling") for k in knocks.values())
@@ -36,6 +53,8 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
     return {
         "game": game,
         "can_referee": can_referee,
+        "correcting": may_correct and not may_rule,
+        "corrections": corrections,
         "rulings": [
             {
                 "sequence": r.sequence,
