@@ -7,8 +7,11 @@ start event and driven by events (plain JSON objects), and its logs replay throu
 
 from __future__ import annotations
 
+# The import order is the registration order (game_kinds(), kind_choices()).
 from . import tock as _tock  # noqa: F401  (registers the TOCK game kind)
 from . import uno as _uno  # noqa: F401  (registers the UNO game kind)
+
+from . import casino as _casino  # noqa: F401  # isort: skip  (registers Casino, third)
 from .base import (
     FINISHED,
     IN_PROGRESS,
@@ -22,6 +25,7 @@ from .base import (
     restore,
     start,
 )
+from .casino import CasinoGame
 from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
 from .log import format_event, format_log, parse_log, replay, replay_text
 from .simulate import simulate
@@ -31,8 +35,9 @@ from .uno import UnoGame
 
 register_simulator("tock", _tock.simulate)
 register_simulator("uno", _uno.simulate)
+register_simulator("casino", _casino.simulate)
 
-#: Game kinds the engine knows (``"casino"`` will follow).
+#: Game kinds the engine knows, in registration order.
 GAME_KINDS: tuple[str, ...] = game_kinds()
 
 __all__ = [
@@ -40,6 +45,7 @@ __all__ = [
     "GAME_KINDS",
     "IN_PROGRESS",
     "STALEMATE",
+    "CasinoGame",
     "EngineError",
     "Game",
     "IllegalMove",

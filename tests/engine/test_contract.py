@@ -28,7 +28,7 @@ def test_kind_choices_lists_every_kind_with_its_title():
         (kind, engine.game_class(kind).title) for kind in engine.game_kinds()
     ]
     assert ("tock", "TOCK") in engine.kind_choices()
-    assert engine.game_kinds() == engine.GAME_KINDS == ("tock", "uno")
+    assert engine.game_kinds() == engine.GAME_KINDS == ("tock", "uno", "casino")
 
 
 def test_the_base_class_declares_the_contract():

@@ -1,0 +1,1130 @@
+"""Casino as the engine plays it (``docs/rules/casino.md`` is the reference; issue 14).
+
+A game is a series of rounds played until, after a round, somebody's total reaches the
+target (21 by default) with nobody level at the top. Every round uses the whole
+52-card deck: a first deal (four cards to each player and four face up to the center),
+then later deals of four cards each once every hand is empty. Every card is named in
+the log; with a ``seed`` the deals are fixed by :func:`.cards.round_deck` and a ``deal``
+may leave out ``hands`` and ``center`` (when given they must match).
+
+State, in seat order ``0..n-1`` (clockwise; a player's left is the next seat):
+
+* ``_hands[p]``: p's cards in the order dealt (a play removes the card).
+* ``_loose``: the loose center cards in the order they arrived; ``_builds``: the builds
+  in order of id, each ``{"id", "value", "owner" (a seat), "called", "cards"}`` with
+  its cards sorted by value then suit.
+* ``_captured[p]``: the cards p captured this round; ``_last_capture``: the seat that
+  captured last this round (``None`` if nobody has).
+* ``_made[p]``: the id of the build p made or called in their latest turn (``None`` if
+  that turn was a capture or a trail): the trail restriction.
+* ``_phase``: ``round`` (the next event is a round's first deal, or a sheet's ``round``
+  line), ``deal`` (a later deal of the round), ``play`` (``_active`` plays a card) or
+  ``over``. Each handler checks everything before it changes anything, so ``push`` is
+  atomic.
+
+Invariant (checked by the property tests): while a round runs, its 52 cards are each in
+exactly one place: a hand, the center (loose or in a build), a captured pile, or the
+part of the deck not dealt yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..base import FINISHED, IN_PROGRESS, Game, register
+from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
+from .cards import (
+    ALL_CARDS,
+    BIG_CASINO,
+    LITTLE_CASINO,
+    RANK_OF,
+    SUIT_OF,
+    VALUE_OF,
+    round_deck,
+    sort_cards,
+)
+
+STATE_VERSION = 1
+HAND_SIZE = 4
+CENTER_SIZE = 4
+DECK_SIZE = 52
+END_REASONS = ("time", "adjudicated")
+#: The categories of a round's score, with the points each is worth.
+CATEGORIES = ("cards", "spades", "big_casino", "little_casino", "aces")
+#: ``legal_moves`` lists at most this many captures, builds and calls (each) per card
+#: (see :meth:`CasinoGame.legal_moves`).
+MOVES_PER_CARD = 200
+
+# Phases.
+ROUND = "round"  # no round running: a first deal (or a sheet's round line) comes next
+DEAL = "deal"  # every hand is empty and the round has cards left: a later deal comes next
+PLAY = "play"  # the player to move (``_active``) plays one card
+OVER = "over"
+
+START_KEYS = frozenset({"type", "game", "players", "dealer", "target", "seed", "sheet"})
+_KEYS = {
+    "deal": frozenset({"type", "hands", "center"}),
+    "capture": frozenset({"type", "player", "card", "take"}),
+    "build": frozenset({"type", "player", "card", "with", "value"}),
+    "call": frozenset({"type", "player", "card", "groups", "value"}),
+    "trail": frozenset({"type", "player", "card"}),
+    "round": frozenset({"type", "scores"}),
+    "end": frozenset({"type", "reason", "referee", "placements"}),
+}
+_PLAYS = ("capture", "build", "call", "trail")
+_BUILD_ID = re.compile(r"b[1-9][0-9]*")
+
+
+def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
+    """Unknown keys are an error; keys starting with ``_`` are callers' metadata."""
+    extra = sorted(k for k in event if k not in allowed and not str(k).startswith("_"))
+    if extra:
+        raise InvalidEvent(
+            f"unknown field(s) for {event.get('type')!r} event: {', '.join(map(str, extra))}"
+        )
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _is_card(value: object) -> bool:
+    return type(value) is str and value in ALL_CARDS
+
+
+def _card_list(value: object, field: str) -> list[str]:
+    if not isinstance(value, list) or not all(_is_card(c) for c in value):
+        raise InvalidEvent(f"'{field}' must be a list of card codes like '10D', '2S' or 'KC'")
+    return value
+
+
+def _fmt(cards: Iterable[str]) -> str:
+    return " ".join(cards) or "none"
+
+
+def competition_places(totals: list[int]) -> dict[int, int]:
+    """Seat -> place by total, highest first; equal totals share a place and the next
+    place is skipped (1, 2, 2, 4)."""
+    return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
+
+
+def deals_per_round(players: int) -> int:
+    """Deals in a round: the first (which also turns up the center's four) and as many
+    more as the 48 other cards allow: 6 for 2 players, 4 for 3, 3 for 4."""
+    return (DECK_SIZE - CENTER_SIZE) // (HAND_SIZE * players)
+
+
+def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
+    """Each seat's points for one round from the cards it captured: most cards 3, most
+    spades 1 (a tie for the most gives nobody the point), big casino ``10D`` 2, little
+    casino ``2S`` 1, each ace 1; ``total`` their sum (11 points at most in a round)."""
+    counts = [len(c) for c in captured]
+    spades = [sum(1 for x in c if SUIT_OF[x] == "S") for c in captured]
+
+    def unique_top(values: list[int]) -> int | None:
+        best = max(values)
+        return values.index(best) if values.count(best) == 1 else None
+
+    most_cards, most_spades = unique_top(counts), unique_top(spades)
+    rows = []
+    for p, cards in enumerate(captured):
+        row = {
+            "cards": 3 if p == most_cards else 0,
+            "spades": 1 if p == most_spades else 0,
+            "big_casino": 2 if BIG_CASINO in cards else 0,
+            "little_casino": 1 if LITTLE_CASINO in cards else 0,
+            "aces": sum(1 for x in cards if RANK_OF[x] == "A"),
+        }
+        row["total"] = sum(row.values())
+        rows.append(row)
+    return rows
+
+
+@register
+class CasinoGame(Game):
+    """One game of Casino to the target score. Build it with :meth:`start`."""
+
+    kind = "casino"
+    title = "Casino"
+    min_players = 2
+    max_players = 4
+
+    # ------------------------------------------------------------------ construction
+    def __init__(self) -> None:  # use start() / from_state()
+        self._names: tuple[str, ...] = ()
+        self._idx: dict[str, int] = {}
+        self._n = 0
+        self.seed: int | str | None = None
+        self.target = 21
+        self.sheet = False
+        self._dealer0 = 0
+        self._round = 0
+        self._dealer = 0
+        self._deals = 0
+        self._deck: list[str] | None = None
+        self._dealt: list[str] = []
+        self._hands: list[list[str]] = []
+        self._loose: list[str] = []
+        self._builds: list[dict[str, Any]] = []
+        self._next_build = 1
+        self._captured: list[list[str]] = []
+        self._last_capture: int | None = None
+        self._made: list[str | None] = []
+        self._phase = ROUND
+        self._active: int | None = None
+        self._round_scores: list[list[dict[str, int]]] = []
+        self._scores: list[int] = []
+        self._status = IN_PROGRESS
+        self._placements: dict[int, int] | None = None
+        self._end: dict[str, Any] | None = None
+        self._events = 1
+        # The cards named by the last applied event (a seeded deal's hands and center),
+        # for the bots, which push seeded deals without cards and log them named.
+        self._named: dict[str, Any] = {}
+
+    @classmethod
+    def start(cls, event: dict[str, Any]) -> CasinoGame:
+        """Create a game from ``{"type":"start","game":"casino","players":[...],...}``.
+
+        ``dealer`` defaults to the first player and ``target`` to 21; ``seed`` (an int
+        or a string) fixes every deal; ``sheet: true`` makes it a score sheet of
+        ``round`` lines (no seed then).
+        """
+        if not isinstance(event, dict):
+            raise InvalidEvent("the start event must be a JSON object")
+        if event.get("type") != "start":
+            raise InvalidEvent("the first event must have type 'start'")
+        if event.get("game") != cls.kind:
+            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
+        _check_keys(event, START_KEYS)
+        players = cls.check_players(event.get("players"))
+        dealer = event.get("dealer", players[0])
+        if type(dealer) is not str or dealer not in players:
+            raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
+        target = event.get("target", 21)
+        if not _is_int(target) or target < 1:
+            raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
+        sheet = event.get("sheet", False)
+        if type(sheet) is not bool:
+            raise InvalidEvent("'sheet' must be true or false")
+        seed = event.get("seed")
+        if seed is not None and not (_is_int(seed) or isinstance(seed, str)):
+            raise InvalidEvent("'seed' must be an integer or a string")
+        if sheet and seed is not None:
+            raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
+        g = cls()
+        g._names = tuple(players)
+        g._idx = {p: i for i, p in enumerate(players)}
+        g._n = len(players)
+        g.seed, g.target, g.sheet = seed, target, sheet
+        g._dealer0 = g._dealer = g._idx[dealer]
+        g._hands = [[] for _ in players]
+        g._captured = [[] for _ in players]
+        g._made = [None] * g._n
+        g._scores = [0] * g._n
+        return g
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def status(self) -> str:
+        return self._status
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._names
+
+    @property
+    def event_count(self) -> int:
+        return self._events
+
+    @property
+    def turn(self) -> str | None:
+        """Who plays next; ``None`` before the first deal, between deals and rounds,
+        on a score sheet and when over."""
+        if self._phase != PLAY or self._active is None:
+            return None
+        return self._names[self._active]
+
+    def hand_of(self, player: str) -> list[str]:
+        """A player's cards, in the order dealt."""
+        return list(self._hands[self._idx[player]])
+
+    def placements(self) -> dict[str, int] | None:
+        if self._placements is None:
+            return None
+        return {self._names[p]: place for p, place in sorted(self._placements.items())}
+
+    def push(self, event: dict[str, Any]) -> None:
+        """Validate ``event`` and apply it; on error nothing changes (``InvalidEvent``
+        for a malformed event, ``IllegalMove`` for a broken rule)."""
+        if type(event) is not dict:
+            raise InvalidEvent("an event must be a JSON object")
+        kind = event.get("type")
+        if kind == "correction":  # after the end only: Game._apply_correction
+            places = self._apply_correction(event)
+            self._placements = {self._idx[p]: v for p, v in places.items()}
+            self._events += 1
+            return
+        keys = _KEYS.get(kind) if type(kind) is str else None
+        if keys is None:
+            if kind == "start":
+                raise InvalidEvent("a 'start' event may only be the first line")
+            raise InvalidEvent(f"unknown event type {kind!r}")
+        if not event.keys() <= keys:
+            _check_keys(event, keys)
+        if self._status != IN_PROGRESS:
+            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+        if kind == "end":
+            self._on_end(event)
+        else:
+            if self.sheet and kind != "round":
+                raise IllegalMove(f"a score sheet holds only 'round' lines, not {kind!r}")
+            if kind == "round" and not self.sheet:
+                raise IllegalMove("'round' lines belong to a score sheet (start with sheet: true)")
+            self._named = {}
+            _HANDLERS[kind](self, event)
+        self._events += 1
+
+    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Push events in order; ``LogError`` carries the failing event's line."""
+        push = self.push
+        for event in events:
+            try:
+                push(event)
+            except EngineError as exc:
+                raise LogError(self._events + 1, str(exc), exc) from None
+
+    # ------------------------------------------------------------------ deal
+    def _hands_field(self, value: object) -> list[list[str]]:
+        """A ``{player: [4 cards]}`` object naming every player, as seat-ordered lists."""
+        if not isinstance(value, dict):
+            raise InvalidEvent("'hands' must be an object mapping every player to a card list")
+        if value.keys() != self._idx.keys():
+            missing = [p for p in self._names if p not in value]
+            unknown = [str(k) for k in value if k not in self._idx]
+            raise InvalidEvent(
+                f"'hands' must name every player (missing: {', '.join(missing) or '-'}; "
+                f"not seated: {', '.join(unknown) or '-'})"
+            )
+        hands = [_card_list(value[p], f"hands.{p}") for p in self._names]
+        for p, cards in enumerate(hands):
+            if len(cards) != HAND_SIZE:
+                raise IllegalMove(
+                    f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
+                )
+        return hands
+
+    def _on_deal(self, event: dict[str, Any]) -> None:
+        """A deal: four cards to each player (seeded: in blocks of four from the front
+        of the round's deck, starting with the dealer's left), then, on a round's first
+        deal only, four cards face up to the center. A round's first deal clears what a
+        finished round left in the center; a later deal waits until every hand is empty
+        and carries no ``center`` key."""
+        phase = self._phase
+        if phase == PLAY:
+            raise IllegalMove("cards are still in hand: a deal comes only once every hand is empty")
+        first = phase == ROUND
+        n = self._n
+        round_no = self._round + 1 if first else self._round
+        if not first:
+            dealer = self._dealer
+        elif round_no == 1:
+            dealer = self._dealer0
+        else:
+            dealer = (self._dealer + 1) % n
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        if not first and "center" in event:
+            raise IllegalMove(
+                "only a round's first deal turns up a center: a later deal has no 'center'"
+            )
+        given_hands = self._hands_field(event["hands"]) if "hands" in event else None
+        given_center = None
+        if "center" in event:
+            given_center = _card_list(event["center"], "center")
+            if len(given_center) != CENTER_SIZE:
+                raise IllegalMove(
+                    f"the first deal turns up {CENTER_SIZE} center cards, not {len(given_center)}"
+                )
+        dealt_before = [] if first else self._dealt
+        deck: list[str] | None = None
+        if self.seed is not None:
+            deck = round_deck(self.seed, round_no) if first else self._deck
+            assert deck is not None
+            pos = len(dealt_before)
+            hands: list[list[str]] = [[] for _ in range(n)]
+            for k, p in enumerate(order):
+                hands[p] = deck[pos + HAND_SIZE * k : pos + HAND_SIZE * (k + 1)]
+            pos += HAND_SIZE * n
+            center = deck[pos : pos + CENTER_SIZE] if first else []
+            if given_hands is not None and given_hands != hands:
+                bad = next(p for p in range(n) if given_hands[p] != hands[p])
+                raise IllegalMove(
+                    f"the seeded deal gives {self._names[bad]} {_fmt(hands[bad])}, "
+                    f"not {_fmt(given_hands[bad])}"
+                )
+            if given_center is not None and given_center != center:
+                raise IllegalMove(f"the seeded center is {_fmt(center)}, not {_fmt(given_center)}")
+        else:
+            if given_hands is None or (first and given_center is None):
+                need = "'hands' and 'center' are" if first else "'hands' is"
+                raise InvalidEvent(f"{need} required: an unseeded game names every card dealt")
+            hands = [list(h) for h in given_hands]
+            center = list(given_center) if given_center is not None else []
+            cards = [c for h in hands for c in h] + center
+            seen: set[str] = set(dealt_before)
+            for c in cards:
+                if c in seen:
+                    raise IllegalMove(
+                        f"{c} is dealt twice in this round (a deck holds every card once)"
+                    )
+                seen.add(c)
+        # -- apply
+        if first:
+            self._round, self._dealer, self._deals = round_no, dealer, 1
+            self._deck = deck
+            self._dealt = []
+            self._loose = list(center)
+            self._builds = []
+            self._captured = [[] for _ in range(n)]
+            self._last_capture = None
+        else:
+            self._deals += 1
+        self._dealt += [c for p in order for c in hands[p]] + list(center)
+        self._hands = [list(h) for h in hands]
+        self._made = [None] * n
+        self._phase, self._active = PLAY, order[0]
+        named: dict[str, Any] = {"hands": {self._names[p]: list(h) for p, h in enumerate(hands)}}
+        if first:
+            named["center"] = list(center)
+        self._named = named
+
+    # ------------------------------------------------------------------ plays
+    def _play_card(self, event: dict[str, Any]) -> tuple[int, str]:
+        """The seat of ``event["player"]``, who must be the player to move, and the
+        ``card`` they play, which must be in their hand."""
+        name = event.get("player")
+        p = self._idx.get(name) if type(name) is str else None
+        if p is None:
+            raise InvalidEvent(f"unknown player {name!r}")
+        if self._phase != PLAY:
+            what = "a round's first deal" if self._phase == ROUND else "a deal"
+            raise IllegalMove(f"no cards are in hand: the next event is {what}, not {name}'s")
+        if p != self._active:
+            raise IllegalMove(f"{name} played out of turn (it is {self.turn}'s turn)")
+        card = event.get("card")
+        if not _is_card(card):
+            raise InvalidEvent(f"'card' must be a card code like '10D', '2S' or 'KC', not {card!r}")
+        if card not in self._hands[p]:
+            raise IllegalMove(f"{name} has no {card} (hand: {_fmt(self._hands[p])})")
+        return p, card
+
+    def _build_by_id(self, bid: str) -> dict[str, Any]:
+        for b in self._builds:
+            if b["id"] == bid:
+                return b
+        raise IllegalMove(f"there is no build {bid} in the center")
+
+    def _item_value(
+        self, item: str, loose: set[str], used: set[str], card: str, extend: bool
+    ) -> tuple[int, bool]:
+        """The value of one named item (a loose card code or a build id) of a build or
+        a call, checked: it is in the center, not named twice, a number card, and (a
+        build) not called. Returns (value, is a build); adds it to ``used``."""
+        if item in used:
+            raise IllegalMove(f"{item} is named twice")
+        if _BUILD_ID.fullmatch(item):
+            b = self._build_by_id(item)
+            if b["called"] and extend:
+                raise IllegalMove(
+                    f"{item} is a called build of {b['value']}: nobody can raise or extend it"
+                )
+            used.add(item)
+            return b["value"], True
+        if item == card:
+            used.add(item)
+            return VALUE_OF[card] or 0, False
+        if item not in loose:
+            raise IllegalMove(f"{item} is not loose in the center")
+        value = VALUE_OF[item]
+        if value is None:
+            raise IllegalMove(
+                f"{item} has no number: jacks, queens and kings only pair, they are never "
+                "part of a build or a call"
+            )
+        used.add(item)
+        return value, False
+
+    @staticmethod
+    def _item_list(value: object, field: str) -> list[str]:
+        if not isinstance(value, list) or not value:
+            raise InvalidEvent(
+                f"'{field}' must be a non-empty list of loose center cards and build ids like 'b1'"
+            )
+        for item in value:
+            if not (_is_card(item) or (type(item) is str and _BUILD_ID.fullmatch(item))):
+                raise InvalidEvent(
+                    f"'{field}' names loose center cards (like '7H') and build ids (like "
+                    f"'b1'), not {item!r}"
+                )
+        return value
+
+    def _on_capture(self, event: dict[str, Any]) -> None:
+        """Capture with a card: each item of ``take`` is a list of loose cards adding up
+        to the card's value (one card of equal value is a list of one) or the id of a
+        build of that value; items are disjoint, at least one. A face card takes exactly
+        one loose card of its own rank."""
+        p, card = self._play_card(event)
+        take = event.get("take")
+        if not isinstance(take, list) or not take:
+            raise InvalidEvent(
+                "'take' must be a non-empty list of items: lists of loose center cards "
+                "or build ids like 'b1'"
+            )
+        for item in take:
+            if type(item) is str:
+                if not _BUILD_ID.fullmatch(item):
+                    hint = f" (a loose card is a list of one: [{item!r}])" if _is_card(item) else ""
+                    raise InvalidEvent(
+                        f"'take' items are card lists or build ids, not {item!r}{hint}"
+                    )
+            elif not isinstance(item, list) or not item or not all(_is_card(c) for c in item):
+                raise InvalidEvent(
+                    "'take' items are non-empty lists of card codes or build ids like 'b1'"
+                )
+        value = VALUE_OF[card]
+        loose = set(self._loose)
+        taken_cards: list[str] = []
+        taken_builds: list[str] = []
+        if value is None:
+            rank = RANK_OF[card]
+            if len(take) != 1 or type(take[0]) is not list or len(take[0]) != 1:
+                raise IllegalMove(
+                    f"{card} has no number: a {rank} captures only by pairing, exactly one "
+                    f"loose {rank}"
+                )
+            other = take[0][0]
+            if other not in loose:
+                raise IllegalMove(f"{other} is not loose in the center")
+            if RANK_OF[other] != rank:
+                raise IllegalMove(f"{card} pairs only with a loose {rank}, not {other}")
+            taken_cards.append(other)
+        else:
+            used: set[str] = set()
+            for item in take:
+                if type(item) is str:
+                    if item in used:
+                        raise IllegalMove(f"{item} is taken twice")
+                    b = self._build_by_id(item)
+                    if b["value"] != value:
+                        raise IllegalMove(
+                            f"{item} is a build of {b['value']}: {card} captures builds of {value}"
+                        )
+                    used.add(item)
+                    taken_builds.append(item)
+                    continue
+                total = 0
+                for c in item:
+                    if c in used:
+                        raise IllegalMove(f"{c} is taken twice")
+                    if c not in loose:
+                        raise IllegalMove(f"{c} is not loose in the center")
+                    v = VALUE_OF[c]
+                    if v is None:
+                        raise IllegalMove(
+                            f"{c} has no number: face cards only pair, they are never part of a sum"
+                        )
+                    used.add(c)
+                    total += v
+                if total != value:
+                    raise IllegalMove(
+                        f"{'+'.join(item)} adds up to {total}, not {value} (the value of {card})"
+                    )
+                taken_cards += item
+        # -- apply
+        self._hands[p].remove(card)
+        gone = set(taken_cards)
+        self._loose = [c for c in self._loose if c not in gone]
+        pile = self._captured[p]
+        pile.append(card)
+        pile += taken_cards
+        if taken_builds:
+            ids = set(taken_builds)
+            for b in self._builds:
+                if b["id"] in ids:
+                    pile += b["cards"]
+            self._builds = [b for b in self._builds if b["id"] not in ids]
+        self._last_capture = p
+        self._made[p] = None
+        self._next_turn(p)
+
+    def _holds_after(self, p: int, card: str, value: int) -> bool:
+        return any(VALUE_OF[c] == value for c in self._hands[p] if c != card)
+
+    def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> None:
+        """Apply a build or a call: ``card`` and ``items`` (loose cards and builds,
+        checked) become build ``b<next>`` of ``value``, owned by ``p``."""
+        self._hands[p].remove(card)
+        names = set(items)
+        cards = [card] + [c for c in self._loose if c in names]
+        self._loose = [c for c in self._loose if c not in names]
+        kept = []
+        for b in self._builds:
+            if b["id"] in names:
+                cards += b["cards"]
+            else:
+                kept.append(b)
+        bid = f"b{self._next_build}"
+        self._next_build += 1
+        kept.append(
+            {"id": bid, "value": value, "owner": p, "called": called, "cards": sort_cards(cards)}
+        )
+        self._builds = kept
+        self._made[p] = bid
+        self._next_turn(p)
+
+    def _value_field(self, event: dict[str, Any], lo: int) -> int:
+        value = event.get("value")
+        if not _is_int(value):
+            raise InvalidEvent(f"'value' must be a whole number from {lo} to 10, not {value!r}")
+        if not lo <= value <= 10:
+            what = "build" if lo == 2 else "call"
+            raise IllegalMove(f"a {what} is worth {lo} to 10, not {value}")
+        return value
+
+    def _on_build(self, event: dict[str, Any]) -> None:
+        """Build (or raise): the card and the listed loose cards and uncalled builds
+        become one new build whose value, 2 to 10, is their sum; the player must still
+        hold a card of that value."""
+        p, card = self._play_card(event)
+        items = self._item_list(event.get("with"), "with")
+        value = self._value_field(event, 2)
+        name = self._names[p]
+        own = VALUE_OF[card]
+        if own is None:
+            raise IllegalMove(
+                f"{card} has no number: jacks, queens and kings are never part of a build"
+            )
+        if card in items:
+            raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
+        loose = set(self._loose)
+        used: set[str] = set()
+        total = own
+        for item in items:
+            total += self._item_value(item, loose, used, card, extend=True)[0]
+        if total != value:
+            raise IllegalMove(f"{card} with {_fmt(items)} adds up to {total}, not {value}")
+        if not self._holds_after(p, card, value):
+            raise IllegalMove(
+                f"{name} may build {value} only holding another card of value {value} "
+                f"(hand after {card}: {_fmt(c for c in self._hands[p] if c != card)})"
+            )
+        self._new_build(p, card, items, value, called=False)
+
+    def _on_call(self, event: dict[str, Any]) -> None:
+        """Call: two or more groups, each adding up to the called value (1 to 10; loose
+        cards and uncalled builds, one group holding the played card) become one called
+        build, which nobody can raise or extend; the player must still hold a card of
+        that value."""
+        p, card = self._play_card(event)
+        groups = event.get("groups")
+        if not isinstance(groups, list) or len(groups) < 2:
+            raise InvalidEvent(
+                "'groups' must be a list of two or more groups (lists of loose cards, build "
+                "ids and the played card)"
+            )
+        for k, group in enumerate(groups):
+            self._item_list(group, f"groups[{k}]")
+        value = self._value_field(event, 1)
+        name = self._names[p]
+        own = VALUE_OF[card]
+        if own is None:
+            raise IllegalMove(
+                f"{card} has no number: jacks, queens and kings are never part of a call"
+            )
+        holding = [k for k, g in enumerate(groups) if card in g]
+        if len(holding) != 1 or groups[holding[0]].count(card) != 1:
+            raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
+        loose = set(self._loose)
+        used: set[str] = set()
+        items: list[str] = []
+        for group in groups:
+            total = 0
+            for item in group:
+                total += self._item_value(item, loose, used, card, extend=True)[0]
+            if total != value:
+                raise IllegalMove(
+                    f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
+                )
+            items += [x for x in group if x != card]
+        if not self._holds_after(p, card, value):
+            raise IllegalMove(
+                f"{name} may call {value} only holding another card of value {value} "
+                f"(hand after {card}: {_fmt(c for c in self._hands[p] if c != card)})"
+            )
+        self._new_build(p, card, items, value, called=True)
+
+    def _on_trail(self, event: dict[str, Any]) -> None:
+        """Trail: the card goes loose into the center. Refused when the player built or
+        called in their previous turn and that build is still in the center unchanged
+        (same id): for that one turn they must capture, build or call instead."""
+        p, card = self._play_card(event)
+        made = self._made[p]
+        if made is not None and any(b["id"] == made for b in self._builds):
+            raise IllegalMove(
+                f"{self._names[p]} made build {made} in their previous turn and it is "
+                "unchanged: no trail this turn (capture, build or call)"
+            )
+        self._hands[p].remove(card)
+        self._loose.append(card)
+        self._made[p] = None
+        self._next_turn(p)
+
+    def _next_turn(self, p: int) -> None:
+        """After ``p`` played: the next player, or (every hand empty) the next deal, or
+        the end of the round."""
+        if any(self._hands):
+            self._active = (p + 1) % self._n
+            return
+        self._active = None
+        if self._deals < deals_per_round(self._n):
+            self._phase = DEAL
+            return
+        self._end_round()
+
+    # ------------------------------------------------------------------ rounds and the end
+    def _end_round(self) -> None:
+        """The last player who captured takes everything left in the center (nobody
+        captured: it stays there, unscored, until the next round's first deal); the
+        round is scored."""
+        last = self._last_capture
+        if last is not None:
+            pile = self._captured[last]
+            pile += self._loose
+            for b in self._builds:
+                pile += b["cards"]
+            self._loose, self._builds = [], []
+        self._made = [None] * self._n
+        self._record_round(score_round(self._captured))
+
+    def _record_round(self, rows: list[dict[str, int]]) -> None:
+        """Add a round's points; the game ends once somebody has reached the target
+        and nobody is level with the highest total (a tie at the top plays on)."""
+        self._round_scores.append(rows)
+        for p, row in enumerate(rows):
+            self._scores[p] += row["total"]
+        self._phase, self._active = ROUND, None
+        best = max(self._scores)
+        if best >= self.target and self._scores.count(best) == 1:
+            self._finish(None)
+
+    def _on_round(self, event: dict[str, Any]) -> None:
+        """A score-sheet line: every player's points of one round, checked as a real
+        round could give them (cards 3 to one player or nobody, spades 1 to one player
+        or nobody, big casino 2 and little casino 1 each to exactly one player, aces 0
+        to 4 a player adding up to 4). The dealer rotates each round."""
+        scores = event.get("scores")
+        if not isinstance(scores, dict):
+            raise InvalidEvent("'scores' must be an object mapping every player to their points")
+        if scores.keys() != self._idx.keys():
+            missing = [p for p in self._names if p not in scores]
+            unknown = [str(k) for k in scores if k not in self._idx]
+            raise InvalidEvent(
+                f"'scores' must name every player (missing: {', '.join(missing) or '-'}; "
+                f"not seated: {', '.join(unknown) or '-'})"
+            )
+        rows: list[dict[str, int]] = []
+        for name in self._names:
+            given = scores[name]
+            if not isinstance(given, dict):
+                raise InvalidEvent(
+                    f"the scores of {name} must be an object like "
+                    '{"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "aces": 2}'
+                )
+            extra = sorted(str(k) for k in given if k not in CATEGORIES)
+            if extra:
+                raise InvalidEvent(
+                    f"unknown score categor{'y' if len(extra) == 1 else 'ies'} for {name}: "
+                    f"{', '.join(extra)} (known: {', '.join(CATEGORIES)})"
+                )
+            row: dict[str, int] = {}
+            for cat in CATEGORIES:
+                v = given.get(cat, 0)
+                if not _is_int(v):
+                    raise InvalidEvent(
+                        f"the {cat} points of {name} must be a whole number, not {v!r}"
+                    )
+                row[cat] = v
+            rows.append(row)
+        for cat, worth, exactly_one in (
+            ("cards", 3, False),
+            ("spades", 1, False),
+            ("big_casino", 2, True),
+            ("little_casino", 1, True),
+        ):
+            for name, row in zip(self._names, rows, strict=True):
+                if row[cat] not in (0, worth):
+                    raise IllegalMove(f"{cat} scores {worth} or 0, not {row[cat]} ({name})")
+            winners = sum(1 for row in rows if row[cat])
+            if exactly_one and winners != 1:
+                raise IllegalMove(f"{cat} ({worth}) goes to exactly one player, not {winners}")
+            if winners > 1:
+                raise IllegalMove(f"{cat} ({worth}) goes to one player or nobody, not {winners}")
+        for name, row in zip(self._names, rows, strict=True):
+            if not 0 <= row["aces"] <= 4:
+                raise IllegalMove(f"aces score 0 to 4 a player, not {row['aces']} ({name})")
+        aces = sum(row["aces"] for row in rows)
+        if aces != 4:
+            raise IllegalMove(f"the aces of a round add up to 4, not {aces}")
+        for row in rows:
+            row["total"] = sum(row[cat] for cat in CATEGORIES)
+        if self._round:
+            self._dealer = (self._dealer + 1) % self._n
+        self._round += 1
+        self._record_round(rows)
+
+    def _on_end(self, event: dict[str, Any]) -> None:
+        """``end`` as for TOCK: ``reason`` ``time`` or ``adjudicated``, an optional
+        ``referee`` and ``placements``; without placements the players are ranked by
+        the totals of the finished rounds."""
+        reason = event.get("reason")
+        if reason not in END_REASONS:
+            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
+        referee = event.get("referee")
+        if referee is not None and not isinstance(referee, str):
+            raise InvalidEvent("'referee' must be a string")
+        given = event.get("placements")
+        places = None
+        if given is not None:
+            checked = self.check_placements(self._names, given)
+            places = {self._idx[p]: v for p, v in checked.items()}
+        self._end = {"event": self._events + 1, "reason": reason}
+        if referee is not None:
+            self._end["referee"] = referee
+        if places is not None:
+            self._end["placements_given"] = True
+        self._finish(places)
+
+    def _finish(self, places: dict[int, int] | None) -> None:
+        self._status = FINISHED
+        self._phase, self._active = OVER, None
+        self._placements = places if places is not None else competition_places(self._scores)
+
+    # ------------------------------------------------------------------ moves
+    def legal_moves(self) -> list[dict[str, Any]]:
+        """The events the player to move may push now: every capture, build, call and
+        trail of every card in their hand. Captures, builds and calls are listed for
+        each card up to :data:`MOVES_PER_CARD` of each (in the engine's order: builds
+        before loose cards, fewer cards first); a center holding that many ways to
+        play one card needs a dozen small loose cards, which real play hardly gives.
+        Between deals a ``deal`` is listed in seeded games only; a score sheet lists
+        none."""
+        if self._status != IN_PROGRESS or self.sheet:
+            return []
+        if self._phase != PLAY:
+            return [{"type": "deal"}] if self.seed is not None else []
+        p = self._active
+        assert p is not None
+        name = self._names[p]
+        hand = self._hands[p]
+        loose = [c for c in self._loose if VALUE_OF[c] is not None]
+        open_builds = [b for b in self._builds if not b["called"]]
+        # The pool a build or a call may use: uncalled builds, then loose number cards.
+        pool = [(b["id"], b["value"]) for b in open_builds] + [(c, VALUE_OF[c]) for c in loose]
+        moves: list[dict[str, Any]] = []
+        for card in hand:
+            value = VALUE_OF[card]
+            base = {"player": name, "card": card}
+            if value is None:
+                rank = RANK_OF[card]
+                for c in self._loose:
+                    if RANK_OF[c] == rank:
+                        moves.append({"type": "capture", **base, "take": [[c]]})
+                continue
+            # captures
+            items: list[tuple[Any, frozenset[str]]] = [
+                (b["id"], frozenset([b["id"]])) for b in self._builds if b["value"] == value
+            ]
+            items += [
+                (list(s), frozenset(s))
+                for s in _subsets([(c, VALUE_OF[c]) for c in loose], value)  # type: ignore[misc]
+            ]
+            for combo in _disjoint_collections(items, MOVES_PER_CARD):
+                moves.append({"type": "capture", **base, "take": [it for it, _ in combo]})
+            others = {VALUE_OF[c] for c in hand if c != card and VALUE_OF[c] is not None}
+            # builds
+            count = 0
+            for target in sorted(v for v in others if v > value):  # type: ignore[operator]
+                for s in _subsets(pool, target - value):
+                    if count >= MOVES_PER_CARD:
+                        break
+                    moves.append({"type": "build", **base, "with": s, "value": target})
+                    count += 1
+            # calls
+            count = 0
+            for target in sorted(v for v in others if v >= value):  # type: ignore[operator]
+                for mine in _subsets(pool, target - value, allow_empty=True):
+                    rest = [(it, v) for it, v in pool if it not in mine]
+                    groups = [(s, frozenset(s)) for s in _subsets(rest, target)]
+                    for combo in _disjoint_collections(groups, MOVES_PER_CARD - count):
+                        moves.append(
+                            {
+                                "type": "call",
+                                **base,
+                                "groups": [[card, *mine], *(g for g, _ in combo)],
+                                "value": target,
+                            }
+                        )
+                        count += 1
+                    if count >= MOVES_PER_CARD:
+                        break
+                if count >= MOVES_PER_CARD:
+                    break
+        made = self._made[p]
+        if made is None or not any(b["id"] == made for b in self._builds):
+            moves += [{"type": "trail", "player": name, "card": c} for c in hand]
+        return moves
+
+    def named_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """``event`` as a complete log names it: a copy with the cards a seeded deal
+        gives filled in (``hands`` and, on a round's first deal, ``center``), pushed on
+        a copy, so that a log recorded move by move replays without its seed. The game
+        does not change; an event ``push`` would refuse raises as ``push`` does."""
+        probe = self.copy()
+        probe.push(dict(event))
+        return {**event, **probe._named}
+
+    # ------------------------------------------------------------------ public view
+    @classmethod
+    def public_summary(cls, summary: Mapping[str, Any]) -> dict[str, Any]:
+        """A spectator's view of a game in progress: while a deal is being played
+        (``turn`` is not ``null``) nobody sees another player's cards, so every
+        ``hands`` list is emptied and ``hand_sizes`` (``{player: number of cards}``) is
+        added instead. The center and the captured counts are public."""
+        shown = dict(summary)
+        hands = summary.get("hands")
+        if summary.get("turn") is not None and isinstance(hands, Mapping):
+            shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
+            shown["hands"] = {p: [] for p in hands}
+        return shown
+
+    @classmethod
+    def public_event(cls, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A spectator sees every card played and the center turned up, never a hand:
+        the ``seed`` of the start (it fixes every deal) and the ``hands`` of a deal are
+        left out (a deal's ``center`` is face up and stays)."""
+        if not isinstance(event, Mapping):
+            return event
+        kind = event.get("type")
+        if kind == "start" and "seed" in event:
+            return {k: v for k, v in event.items() if k != "seed"}
+        if kind == "deal" and "hands" in event:
+            return {k: v for k, v in event.items() if k != "hands"}
+        return event
+
+    # ------------------------------------------------------------------ serialisation
+    @classmethod
+    def text_summary(cls, summary: Mapping[str, Any]) -> str:
+        """A short human-readable block for ``replay`` without ``--json``."""
+        center = summary["center"]
+        builds = " ".join(
+            f"{b['id']}={b['value']}{'(called)' if b['called'] else ''}[{' '.join(b['cards'])}]"
+            for b in center["builds"]
+        )
+        lines = [
+            f"game: casino  status: {summary['status']}  events: {summary['events']}",
+            f"round: {summary['round']}  dealer: {summary['dealer']}  turn: "
+            f"{summary['turn'] or '-'}  last capture: {summary['last_capture'] or '-'}",
+            f"center: {' '.join(center['cards']) or '-'}  builds: {builds or '-'}",
+        ]
+        for name in summary["players"]:
+            hand = " ".join(summary["hands"][name]) or "-"
+            lines.append(
+                f"  {name}: {summary['scores'][name]} points  captured "
+                f"{summary['captured'][name]}  hand [{hand}]"
+            )
+        if summary["placements"]:
+            ordered = sorted(summary["placements"].items(), key=lambda kv: kv[1])
+            lines.append("placements: " + ", ".join(f"{n} ({place})" for n, place in ordered))
+        lines.append(f"rounds scored: {len(summary['round_scores'])}")
+        return "\n".join(lines)
+
+    def summary(self) -> dict[str, Any]:
+        names = self._names
+        last = self._last_capture
+        return {
+            "game": self.kind,
+            "players": list(names),
+            "status": self._status,
+            "events": self._events,
+            "round": self._round,
+            "dealer": names[self._dealer],
+            "turn": self.turn,
+            "center": {
+                "cards": list(self._loose),
+                "builds": [
+                    {
+                        "id": b["id"],
+                        "value": b["value"],
+                        "owner": names[b["owner"]],
+                        "called": b["called"],
+                        "cards": list(b["cards"]),
+                    }
+                    for b in self._builds
+                ],
+            },
+            "hands": {names[p]: list(h) for p, h in enumerate(self._hands)},
+            "captured": {names[p]: len(c) for p, c in enumerate(self._captured)},
+            "last_capture": None if last is None else names[last],
+            "round_scores": [
+                {names[p]: dict(row) for p, row in enumerate(rows)} for rows in self._round_scores
+            ],
+            "scores": {names[p]: s for p, s in enumerate(self._scores)},
+            "placements": self.placements(),
+            "end": dict(self._end) if self._end is not None else None,
+            "corrections": self.corrections,
+        }
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "game": self.kind,
+            "version": STATE_VERSION,
+            "players": list(self._names),
+            "seed": self.seed,
+            "target": self.target,
+            "sheet": self.sheet,
+            "dealer0": self._dealer0,
+            "round": self._round,
+            "dealer": self._dealer,
+            "deals": self._deals,
+            "deck": None if self._deck is None else list(self._deck),
+            "dealt": list(self._dealt),
+            "hands": [list(h) for h in self._hands],
+            "loose": list(self._loose),
+            "builds": [{**b, "cards": list(b["cards"])} for b in self._builds],
+            "next_build": self._next_build,
+            "captured": [list(c) for c in self._captured],
+            "last_capture": self._last_capture,
+            "made": list(self._made),
+            "phase": self._phase,
+            "active": self._active,
+            "round_scores": [[dict(r) for r in rows] for rows in self._round_scores],
+            "scores": list(self._scores),
+            "status": self._status,
+            "placements": None
+            if self._placements is None
+            else [[p, v] for p, v in self._placements.items()],
+            "end": None if self._end is None else dict(self._end),
+            "events": self._events,
+            "corrections": self._corrections_state(),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> CasinoGame:
+        if (
+            not isinstance(state, dict)
+            or state.get("game") != cls.kind
+            or state.get("version") != STATE_VERSION
+        ):
+            raise InvalidEvent("not a Casino state of a supported version")
+        try:
+            g = cls()
+            g._names = tuple(state["players"])
+            g._idx = {p: i for i, p in enumerate(g._names)}
+            g._n = len(g._names)
+            g.seed, g.target, g.sheet = state["seed"], state["target"], state["sheet"]
+            g._dealer0, g._round, g._dealer = state["dealer0"], state["round"], state["dealer"]
+            g._deals = state["deals"]
+            g._deck = None if state["deck"] is None else list(state["deck"])
+            g._dealt = list(state["dealt"])
+            g._hands = [list(h) for h in state["hands"]]
+            g._loose = list(state["loose"])
+            g._builds = [{**b, "cards": list(b["cards"])} for b in state["builds"]]
+            g._next_build = state["next_build"]
+            g._captured = [list(c) for c in state["captured"]]
+            g._last_capture = state["last_capture"]
+            g._made = list(state["made"])
+            g._phase, g._active = state["phase"], state["active"]
+            g._round_scores = [[dict(r) for r in rows] for rows in state["round_scores"]]
+            g._scores = list(state["scores"])
+            g._status = state["status"]
+            pl = state["placements"]
+            g._placements = None if pl is None else {p: v for p, v in pl}
+            g._end = None if state["end"] is None else dict(state["end"])
+            g._events = state["events"]
+            g._restore_corrections(state)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidEvent(f"corrupt Casino state: {exc!r}") from None
+        return g
+
+    def copy(self) -> CasinoGame:
+        """An independent copy (cheaper than a state round trip)."""
+        g = object.__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g._dealt = list(self._dealt)
+        g._hands = [list(h) for h in self._hands]
+        g._loose = list(self._loose)
+        g._builds = [{**b, "cards": list(b["cards"])} for b in self._builds]
+        g._captured = [list(c) for c in self._captured]
+        g._made = list(self._made)
+        g._round_scores = [[dict(r) for r in rows] for rows in self._round_scores]
+        g._scores = list(self._scores)
+        g._placements = None if self._placements is None else dict(self._placements)
+        g._end = None if self._end is None else dict(self._end)
+        g._named = {}
+        return g
+
+
+def _subsets(pool: list[tuple[str, int]], total: int, allow_empty: bool = False) -> list[list[str]]:
+    """The sub-lists of ``pool`` (``(name, value)`` pairs, values positive) whose
+    values add up to ``total``, each in pool order, fewer items first."""
+    found: list[list[str]] = []
+    if total == 0:
+        return [[]] if allow_empty else []
+    if total < 0:
+        return []
+
+    def walk(start: int, left: int, chosen: list[str]) -> None:
+        for i in range(start, len(pool)):
+            name, v = pool[i]
+            if v < left:
+                chosen.append(name)
+                walk(i + 1, left - v, chosen)
+                chosen.pop()
+            elif v == left:
+                found.append([*chosen, name])
+
+    walk(0, total, [])
+    found.sort(key=len)
+    return found
+
+
+def _disjoint_collections(
+    items: list[tuple[Any, frozenset[str]]], limit: int
+) -> list[list[tuple[Any, frozenset[str]]]]:
+    """Non-empty collections of pairwise disjoint ``items`` (each ``(item, the names it
+    uses)``), in item order, at most ``limit`` of them."""
+    out: list[list[tuple[Any, frozenset[str]]]] = []
+    if limit <= 0:
+        return out
+
+    def walk(start: int, used: frozenset[str], chosen: list[tuple[Any, frozenset[str]]]) -> None:
+        for i in range(start, len(items)):
+            if len(out) >= limit:
+                return
+            item = items[i]
+            if item[1] & used:
+                continue
+            chosen.append(item)
+            out.append(list(chosen))
+            walk(i + 1, used | item[1], chosen)
+            chosen.pop()
+
+    walk(0, frozenset(), [])
+    return out
+
+
+#: The handler of each event type but ``end`` (see :meth:`CasinoGame.push`); each checks
+#: everything before it changes anything.
+_HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
