@@ -706,6 +706,11 @@ class GameEventsApi(ApiView):
             "engine's one-line reason. Another client wrote first (stale `sequence`): 409 "
             "with `current_sequence`. Nothing is stored on any error. Ending a game by "
             "adjudication or recording a ruling needs a referee or organizer.\n\n"
+            "After the end the only event accepted is a `correction` (referees and "
+            'organizers; any game kind): `{"type": "correction", "referee": R, '
+            '"placements": {player: place, ...}, "note": "why"}` replaces the result '
+            "(standings and ratings follow; the last correction wins) and is listed on the "
+            "tournament's rulings. While the game is in progress it is refused (422).\n\n"
             "`Idempotency-Key` (optional, 1-100 visible ASCII characters, e.g. a UUID; "
             "else 400): stored with the event. A retry with the key of a stored event and "
             "the same body answers **200** with that event (`replayed: true`) and stores "
@@ -732,7 +737,8 @@ class GameEventsApi(ApiView):
             ),
             **WRITE_ERRORS,
             409: OpenApiResponse(
-                StaleSequenceErrorSerializer, description="Stale sequence, or game over."
+                StaleSequenceErrorSerializer,
+                description="Stale sequence, or game over (anything but a `correction`).",
             ),
             422: OpenApiResponse(
                 RejectedErrorSerializer,
