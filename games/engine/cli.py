@@ -8,14 +8,14 @@
     several files are given). Exit status: 0 all valid (a log may stop mid-game),
     1 some log invalid, 2 some input unreadable (the highest applies).
 
-``simulate --game tock|uno --players 4 --seed 7 [--mistakes P] [--knocks P] [--mode M]
-[--deck D] [--target T] [--count N]``
+``simulate --game tock|uno|casino --players 4 --seed 7 [--mistakes P] [--knocks P]
+[--mode M] [--deck D] [--target T] [--count N]``
     Bots play complete games. ``--mistakes``, ``--knocks`` and ``--mode`` are TOCK's
-    simulator options, ``--deck`` and ``--target`` UNO's; only the flags given are
-    passed to the kind's simulator (a flag the kind does not take is an error). One
-    game: its log as JSON Lines. With ``--count N`` (seeds ``seed .. seed+N-1``): one
-    game a line, each a JSON array of its events; or, with ``--out DIR``, one JSON Lines
-    file a game, ``DIR/<game>-<seed>.jsonl``.
+    simulator options, ``--deck`` UNO's, ``--target`` UNO's and Casino's; only the
+    flags given are passed to the kind's simulator (a flag it does not take is an
+    error). One game: its log as JSON Lines. With ``--count N`` (seeds
+    ``seed .. seed+N-1``): one game a line, each a JSON array of its events; or, with
+    ``--out DIR``, one JSON Lines file a game, ``DIR/<game>-<seed>.jsonl``.
 """
 
 from __future__ import annotations
@@ -157,14 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="one JSON summary a line")
     sp = sub.add_parser("simulate", help="bots play complete games; print their logs")
     sp.add_argument("--game", default="tock", choices=game_kinds())
-    sp.add_argument("--players", type=int, default=4, help="number of players (TOCK 2-6, UNO 2-10)")
+    sp.add_argument(
+        "--players", type=int, default=4, help="number of players (TOCK 2-6, UNO 2-10, Casino 2-4)"
+    )
     sp.add_argument("--names", help="comma-separated player names (overrides --players)")
     sp.add_argument("--seed", type=int, default=0)
     sp.add_argument("--mistakes", type=float, help="TOCK: probability of an infraction (0)")
     sp.add_argument("--knocks", type=float, help="TOCK: probability of knocking (0)")
     sp.add_argument("--mode", choices=("table", "strict"), help="TOCK: table (default) or strict")
     sp.add_argument("--deck", choices=("classic", "2018"), help="UNO: the deck (classic)")
-    sp.add_argument("--target", type=int, help="UNO: the score that ends the game (500)")
+    sp.add_argument(
+        "--target", type=int, help="UNO, Casino: the score that ends the game (500, 21)"
+    )
     sp.add_argument("--count", type=int, default=0, help="number of games (seeds seed..)")
     sp.add_argument("--out", help="with --count: directory for one .jsonl file a game")
     return parser
