@@ -276,6 +276,8 @@ POLICIES: dict[str, tuple[bool, str | None, float]] = {
     "exact": (False, "round", 0.0),
     "lookahead": (True, "round", 0.0),
     "credit": (True, "credit", 0.0),
+    "price 1.00": (True, None, 1.00),
+    "price 0.90": (True, None, 0.90),
     "price 0.85": (True, None, 0.85),
     "price 0.80": (True, None, 0.80),
     "plane": (True, None, 0.0),
