@@ -37,6 +37,7 @@ from games.kinds import game_kinds
 from games.models import Game, ResultSource
 from ratings.elo import FRIENDLY_K, Computation, RatedGame, compute_ratings
 from ratings.models import Rating, RatingChange, RatingPool
+from tock_site.page_cache import pages_changed
 
 BATCH = 5000
 
@@ -241,4 +242,5 @@ def _recompute_locked(kind: str) -> int:
     games = list(rated_games(kind=kind))
     _write_all(kind, compute_ratings(games))
     RatingPool.objects.filter(kind=kind).update(recomputed_at=timezone.now())
+    pages_changed()  # bulk writes send no signal: the cached player pages are stale
     return len(games)

@@ -67,6 +67,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: turns a locked login into its 429 page (tock_site.accounts.lockout).
     "axes.middleware.AxesMiddleware",
+    # Last: serves and stores the public read pages marked page_cached (tock_site.page_cache).
+    "tock_site.page_cache.PageCacheMiddleware",
 ]
 
 ROOT_URLCONF = "tock_site.urls"
@@ -154,6 +156,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Seconds a rendered public page is kept at most (tock_site.page_cache: it is dropped as
+# soon as something it shows changes; this bounds what that cannot see).
+# 0 turns the page cache off.
+PAGE_CACHE_SECONDS = env.int("PAGE_CACHE_SECONDS", default=60)
 
 # "memory://localhost/" (not "memory://"): kombu warns about a URL without a host.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost/")

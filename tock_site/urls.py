@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from tock_site import views
@@ -55,7 +57,11 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("tournaments.api.urls")),
     path("accounts/", include(account_urls)),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
+    # The language switcher (Django's set_language), without CSRF protection: all a forged
+    # request can do is switch a visitor's language cookie, and a switcher form without a
+    # token keeps every public page the same for all anonymous visitors (cacheable, no
+    # csrftoken cookie on every page; tock_site.page_cache). ``next`` stays on the site.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("", include("tournaments.urls")),
 ]
 

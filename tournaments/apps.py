@@ -10,7 +10,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from outbox.handlers import register
+        from tock_site.page_cache import connect_signals
         from tournaments.services.progression import ROUND_PROGRESS
+
+        # Written players, tournaments, results... make the cached public pages stale.
+        connect_signals()
 
         # Recorded by the recording choke point when a round becomes complete.
         register(ROUND_PROGRESS, "tournaments.services.progression.round_progress_from_outbox")

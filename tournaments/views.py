@@ -23,6 +23,7 @@ from games.errors import GameNotFound
 from games.kinds import rules_kinds
 from games.presenters import game_log_lines, game_view
 from games.selectors import BadStatePoint
+from tock_site.page_cache import page_cached
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
@@ -73,6 +74,7 @@ def _hidden_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 # --------------------------------------------------------------------------- pages
 
 
+@page_cached
 @_hidden_as_404
 def home(request: HttpRequest) -> HttpResponse:
     return render(
@@ -106,6 +108,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@page_cached(params=["round", "tables", "standings"])
 @_hidden_as_404
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament: a finished one opens with its podium, a running one with its current
@@ -192,6 +195,7 @@ def player_list_page(request: HttpRequest) -> HttpResponse:
     )
 
 
+@page_cached
 @_hidden_as_404
 def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     """A player: each rating with its history as a chart (inline SVG drawn here), recent

@@ -49,12 +49,25 @@ def test_the_switcher_is_a_plain_form(client):
     assert form, "a POST form to set_language"
     body = form.group(1)
     assert 'method="post"' in form.group(0)
-    assert "csrfmiddlewaretoken" in body
+    # No CSRF token: the same page for every anonymous visitor (the page cache keeps it).
+    assert "csrfmiddlewaretoken" not in body
     rules_url = reverse("tournaments:rules")
     assert f'<input type="hidden" name="next" value="{rules_url}">' in body
     assert {code for code in re.findall(r'<option value="(\w+)"', body)} == {"en", "es", "de"}
     assert re.search(r'<button type="submit"', body)
     assert "<script" not in html
+
+
+def test_the_switcher_works_without_a_csrf_token():
+    """A browser that never got a CSRF cookie (every public page is token-free) can
+    still switch: the view is exempt; ``next`` keeps the visitor on the site."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("set_language"), {"language": "es", "next": reverse("home")})
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "es"
+    assert "csrftoken" not in client.cookies
 
 
 def test_the_users_choice_wins_over_the_browser(client):

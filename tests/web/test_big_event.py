@@ -27,6 +27,13 @@ MAX_BYTES = 250_000
 MAX_QUERIES = 8
 
 
+@pytest.fixture(autouse=True)
+def _no_page_cache(settings):
+    """These tests read the render's context and count its queries: the page cache
+    (tests/web/test_page_cache.py) would answer the second visit without rendering."""
+    settings.PAGE_CACHE_SECONDS = 0
+
+
 @pytest.fixture
 def big(db):
     return build_big_event(players=1000, rounds=5)

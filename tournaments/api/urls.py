@@ -2,6 +2,7 @@
 
 from django.urls import path, re_path
 
+from tock_site.page_cache import page_cached
 from tournaments.api import rulings, staff, views
 
 app_name = "api"
@@ -23,7 +24,8 @@ urlpatterns = [
     ),
     path(
         "tournaments/<int:tournament_id>/standings",
-        views.TournamentStandingsApi.as_view(),
+        # Kept by the page cache for anonymous readers until a result changes.
+        page_cached(views.TournamentStandingsApi.as_view(), vary_accept=True),
         name="tournament-standings",
     ),
     path(

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 import games.engine as engine
 from games.kinds import reserved_names
 from outbox.live import live_send_on_commit, tournament_group
+from tock_site.page_cache import pages_changed
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -151,8 +152,10 @@ def audit_write(
     Every step of an event is audited here, so this is also where the tournament's live
     pages hear of it: after commit, a ``tournament.changed`` notification naming what
     changed (:data:`LIVE_CHANGES`)."""
-    # Any audited step may change the standings (registrations, drops, seating...).
+    # Any audited step may change the standings (registrations, drops, seating...) and
+    # what the cached public pages show.
     standings_invalidate(tournament_id=tournament.pk)
+    pages_changed()
     changed = LIVE_CHANGES.get(action)
     if changed:
         live_send_on_commit(

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from games.kinds import reserved_names
 from games.models import Game, GameEvent
 from games.services import game_rename_player
+from tock_site.page_cache import pages_changed
 from tournaments.errors import InvalidState, NotFound
 from tournaments.models import Player, Seat
 from tournaments.permissions import (
@@ -70,6 +71,7 @@ def player_set_hidden(*, player: Player | int | str, hidden: bool, user: Any) ->
         if player.hidden != bool(hidden):
             player.hidden = bool(hidden)
             player.save(update_fields=["hidden"])
+            pages_changed()  # privacy: no cached page keeps showing (or hiding) them
             logger.info(
                 "player %s %s by user %s",
                 player.pk,
@@ -171,6 +173,7 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
         player.display_name = new
         player.user = None
         player.save(update_fields=["handle", "display_name", "user"])
+        pages_changed()  # privacy: no cached page keeps the old names
         admin_rows = _scrub_admin_log(old_texts=sorted(texts, key=len, reverse=True), new=new)
         logger.warning(
             "player %s erased as %s by user %s: %d games rewritten, %d admin log entries",

@@ -53,6 +53,7 @@ from games.services import RecordOutcome
 from outbox.live import game_group, live_send_on_commit, tournament_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
+from tock_site.page_cache import pages_changed
 from tournaments.errors import NotAllowed
 from tournaments.models import Player, Ruling, RulingChoice, Table
 from tournaments.permissions import (
@@ -91,6 +92,7 @@ def _follow(outcome: RecordOutcome) -> None:
             round_refresh_status(round_id=table["round_id"])
             groups.append(tournament_group(table["round__tournament_id"]))
             standings_invalidate(tournament_id=table["round__tournament_id"])
+        pages_changed()  # the cached public pages (standings, tables, player pages)
         outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
     if outcome.events_added or outcome.result_changed:
         live_send_on_commit(

@@ -1,0 +1,198 @@
+"""The page cache (tock_site/page_cache.py): anonymous visitors of the public read pages
+share one render until something shown changes; signed-in users, API tokens, CSRF
+tokens and cookies never cross from one visitor to another."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import connection, transaction
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+
+from tests.tournaments.factories import (
+    PlayerFactory,
+    RegistrationFactory,
+    RoundFactory,
+    TournamentFactory,
+    UserFactory,
+    seat_table,
+)
+from tock_site.page_cache import HIT_HEADER, page_version
+from tournaments.models import Player
+from tournaments.permissions import SYSTEM
+from tournaments.services import game_record_placements
+from tournaments.services.players import player_set_hidden
+
+
+@pytest.fixture
+def event(db):
+    """A running public tournament: four players at one table of round 1 (pending)."""
+    tournament = TournamentFactory(status="running")
+    players = [
+        PlayerFactory(handle=h, display_name=f"Name {h}") for h in ("ann", "bob", "cy", "di")
+    ]
+    for player in players:
+        RegistrationFactory(tournament=tournament, player=player)
+    table = seat_table(RoundFactory(tournament=tournament, number=1, status="running"), players)
+    return {"tournament": tournament, "players": players, "game": table.game_id}
+
+
+def _pages(event) -> list[str]:
+    pk = event["tournament"].pk
+    return [
+        reverse("home"),
+        reverse("tournaments:tournament-detail", args=[pk]),
+        reverse("tournaments:tournament-detail", args=[pk]) + "?round=1&tables=all",
+        reverse("tournaments:player-detail", args=["ann"]),
+        reverse("api:tournament-standings", args=[pk]),
+    ]
+
+
+def _get(client: Client, url: str, **extra):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, **extra)
+    assert response.status_code == 200, (url, response.status_code)
+    return response, len(queries.captured_queries)
+
+
+def _hit(response) -> bool:
+    return response.get(HIT_HEADER) == "hit"
+
+
+def test_anonymous_visitors_share_one_render_without_token_or_cookie(client, event):
+    for url in _pages(event):
+        first, cold = _get(client, url)
+        second, warm = _get(Client(), url)  # another visitor
+        assert not _hit(first) and cold > 0
+        assert _hit(second) and warm == 0, url  # neither the view nor the database
+        assert second.content == first.content
+        for header in ("Content-Type", "Content-Language"):
+            assert second[header] == first[header], (url, header)
+        assert {v.strip() for v in second["Vary"].split(",")} >= {"Accept-Language", "Cookie"}
+        assert set(first["Vary"].split(", ")) == set(second["Vary"].split(", "))
+        for response in (first, second):
+            assert not response.cookies, (url, response.cookies)  # no csrftoken, no session
+            assert b"csrfmiddlewaretoken" not in response.content
+    assert "csrftoken" not in client.cookies
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recorded_result_shows_on_the_next_request():
+    """Committed for real: the version moves on when the result is written and again
+    once it commits; the next request renders the page afresh."""
+    tournament = TournamentFactory(status="running")
+    players = [PlayerFactory(handle=h) for h in ("ann", "bob", "cy", "di")]
+    for player in players:
+        RegistrationFactory(tournament=tournament, player=player)
+    game = seat_table(RoundFactory(tournament=tournament, number=1, status="running"), players)
+    page = reverse("tournaments:tournament-detail", args=[tournament.pk])
+    standings = reverse("api:tournament-standings", args=[tournament.pk])
+    player_page = reverse("tournaments:player-detail", args=["bob"])
+    client = Client()
+    for url in (page, standings, player_page):
+        _get(client, url)
+        assert _hit(_get(client, url)[0])
+    before = _get(client, page)[0].content.decode()
+    assert 'class="place place-1"' not in before
+
+    with transaction.atomic():
+        game_record_placements(
+            game=game.game_id,
+            placements={"bob": 1, "ann": 2, "cy": 3, "di": 4},
+            user=SYSTEM,
+        )
+        during = page_version()
+    assert page_version() > during  # moved on again after commit
+
+    response, queries = _get(client, page)
+    assert not _hit(response) and queries > 0
+    assert 'class="place place-1"' in response.content.decode()
+    rows = _get(client, standings)[0].json()
+    assert rows[0]["handle"] == "bob" and rows[0]["points"] > 0
+    assert _hit(_get(client, page)[0])  # and cached again
+
+
+def test_a_signed_in_visitor_neither_gets_nor_leaves_a_cached_page(client, event):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    user = UserFactory(username="casey")
+    signed_in = Client()
+    signed_in.force_login(user)
+    for _ in range(2):
+        response, queries = _get(signed_in, page)
+        assert not _hit(response) and queries > 0
+        html = response.content.decode()
+        assert "Log out casey" in html and "csrfmiddlewaretoken" in html
+    # Nothing of theirs was stored: the public's first visit renders, the second is shared.
+    response, queries = _get(client, page)
+    assert not _hit(response) and queries > 0
+    response, _ = _get(Client(), page)
+    assert _hit(response)
+    html = response.content.decode()
+    assert "casey" not in html and "csrfmiddlewaretoken" not in html
+    # And a cached public page is never what a signed-in visitor gets.
+    response, _ = _get(signed_in, page)
+    assert not _hit(response) and "Log out casey" in response.content.decode()
+
+
+def test_api_token_callers_are_answered_afresh(client, event):
+    url = reverse("api:tournament-standings", args=[event["tournament"].pk])
+    _get(client, url)
+    assert _hit(_get(client, url)[0])
+    token = Token.objects.create(user=UserFactory(username="keeper"))
+    response, queries = _get(Client(), url, HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert not _hit(response) and queries > 0
+
+
+def test_each_language_has_its_own_entry(client, event):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    for language, word in (("de", "Tabelle"), ("es", "Clasificación"), ("en", "Standings")):
+        _get(Client(), page, HTTP_ACCEPT_LANGUAGE=language)
+        response, _ = _get(Client(), page, HTTP_ACCEPT_LANGUAGE=language)
+        assert _hit(response)
+        assert response["Content-Language"] == language
+        assert f'<html lang="{language}">' in response.content.decode()
+        assert word in response.content.decode()
+    # The switcher's cookie chooses the entry too.
+    chooser = Client()
+    chooser.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    response, _ = _get(chooser, page, HTTP_ACCEPT_LANGUAGE="en")
+    assert _hit(response) and response["Content-Language"] == "de"
+
+
+def test_searches_other_parameters_and_message_or_session_cookies_render_afresh(client, event):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    for url in (page + "?find=ann", page + "?utm=x", page + "?round=1&round=2"):
+        _get(client, url)
+        response, queries = _get(client, url)
+        assert not _hit(response) and queries > 0, url
+    _get(client, page)
+    for cookie in ("messages", settings.SESSION_COOKIE_NAME):
+        visitor = Client()
+        visitor.cookies[cookie] = "something"
+        assert not _hit(_get(visitor, page)[0]), cookie
+
+
+def test_a_player_who_hides_leaves_the_cached_pages(client, event):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    player_page = reverse("tournaments:player-detail", args=["ann"])
+    _get(client, page)
+    _get(client, player_page)
+    assert "Name ann" in _get(client, page)[0].content.decode()
+    admin = UserFactory(username="root", is_superuser=True, is_staff=True)
+    player_set_hidden(player="ann", hidden=True, user=admin)
+    assert "Name ann" not in _get(client, page)[0].content.decode()
+    assert client.get(player_page).status_code == 404
+    # A change that bypasses the services (an admin's bulk update) is seen too.
+    Player.objects.filter(handle="bob").update(display_name="Robert")
+    assert "Robert" in _get(client, page)[0].content.decode()
+
+
+def test_the_page_cache_can_be_turned_off(client, event, settings):
+    settings.PAGE_CACHE_SECONDS = 0
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    _get(client, page)
+    response, queries = _get(client, page)
+    assert not _hit(response) and queries > 0

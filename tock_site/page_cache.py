@@ -1,0 +1,295 @@
+"""Rendered public pages, kept in the cache until something they show changes.
+
+The public read pages (home, the tournament page with its ``?round=``, ``?tables=``
+and ``?standings=`` variants, the player page, the API standings) are what crowds at a
+venue reload; between two results they are the same bytes for every anonymous
+visitor. :class:`PageCacheMiddleware` keeps the rendered answer of such a page in
+Django's cache (Redis on the real stack, the process's memory when embedded) and
+serves it again, without running the view or touching the database, until the
+*page version* moves on.
+
+The version
+-----------
+One number for the whole site (:data:`VERSION_KEY`), part of every entry's key.
+:func:`pages_changed` moves it on, at once and again after the current transaction
+commits (at once, so that a later read in the same transaction, and tests, see the
+change; after commit, so that a visitor who rendered the old state between the two,
+before the commit was visible, does not keep it). It is called
+
+* by the same on-commit choke points that drive the live pages: every audited step of
+  a tournament (``audit_write``: seating, registrations, drops, rounds, settings) and
+  every changed result (the recording choke point), and when a player hides, shows
+  again or is erased (privacy never waits);
+* by the database itself, as it were: every statement that writes a table of the
+  ``tournaments`` or ``ratings`` app (``INSERT``, ``UPDATE``, ``DELETE``, whatever
+  issues it: a model's save, ``QuerySet.update()``, a bulk insert, a cascade, the
+  admin, raw SQL through Django's cursor) moves the version on (an execute wrapper
+  on every connection, :func:`connect_signals`);
+* on the save of a game (``post_save``), unless the game is in progress past its
+  first event: the cached pages show a game's status and result, not its events, and
+  the live-append path saves the game on every event (its result changes go through
+  the choke point above). Event rows and the outbox are not watched;
+* by the rating services after a full recompute, whose ``COPY`` passes no wrapper.
+
+What none of these sees (a game edited in the admin while in progress, SQL run outside
+Django) shows after at most :data:`settings.PAGE_CACHE_SECONDS` (60 by default), the
+life of an entry. ``PAGE_CACHE_SECONDS=0`` turns the page cache off.
+
+Who gets a cached page
+----------------------
+Only a plain anonymous ``GET``: no session cookie (so nobody signed in, and no
+messages kept in a session), no ``messages`` cookie, no ``Authorization`` header (API
+tokens), and only query parameters the view names (anything else, e.g. ``?find=``,
+is rendered afresh). The key holds the scheme, host, path, the sorted query, the
+active language (cookie or ``Accept-Language``, chosen by ``LocaleMiddleware``) and,
+for API views, the ``Accept`` header.
+
+What is stored: a ``200`` answer whose rendering set no cookie, used no CSRF token
+(``get_token``), did not touch the session's contents and left no message; headers
+as the view set them (``Vary``, ``Content-Language`` and ``Vary: Cookie`` are added by
+the outer middleware on every answer, hit or miss, as before). So a signed-in
+visitor's page, or any page carrying a CSRF token or a cookie, is never stored nor
+served to anybody else. A cache that cannot be reached is skipped: the page is
+rendered as without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.db import transaction
+from django.db.backends.signals import connection_created
+from django.db.models.signals import post_save
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+
+logger = logging.getLogger(__name__)
+
+#: The cache key of the site's page version.
+VERSION_KEY = "tock:pages:version"
+#: Prefix of the cached pages' keys.
+ENTRY_PREFIX = "tock:page:"
+#: Longest query string a cached page may have (longer ones are rendered afresh).
+MAX_QUERY = 200
+#: Response header that marks an answer served from the page cache.
+HIT_HEADER = "X-Page-Cache"
+
+#: Tables whose writes make every cached page stale (prefixes of quoted table names).
+WATCHED_TABLES = ('"tournaments_', '"ratings_')
+#: Statements that write.
+WRITE_VERBS = ("INSERT", "UPDATE", "DELETE")
+
+
+# --------------------------------------------------------------------------- the version
+
+
+def _fresh_version() -> int:
+    # A version never used before (nanoseconds), so that a lost or cleared version key
+    # never brings back the entries of an older one.
+    return time.time_ns()
+
+
+def page_version() -> int:
+    """The current page version (created when missing)."""
+    version = cache.get(VERSION_KEY)
+    if version is None:
+        cache.add(VERSION_KEY, _fresh_version(), None)
+        version = cache.get(VERSION_KEY)
+    return int(version)
+
+
+def _bump() -> None:
+    try:
+        cache.incr(VERSION_KEY)
+    except ValueError:  # no version yet (or evicted): a fresh one
+        cache.set(VERSION_KEY, _fresh_version(), None)
+    except Exception:  # the cache is down: nothing is served from it either
+        logger.warning("page cache: the version could not be moved on", exc_info=True)
+
+
+def _bump_after_commit() -> None:
+    _bump()
+
+
+def pages_changed() -> None:
+    """Every cached page is stale: moves the page version on now and again once the
+    current transaction commits (once per transaction, however often it is called)."""
+    _bump()
+    connection = transaction.get_connection()
+    if connection.in_atomic_block and any(
+        func is _bump_after_commit for _ids, func, _robust in connection.run_on_commit
+    ):
+        return
+    transaction.on_commit(_bump_after_commit)
+
+
+def _on_game_save(sender: Any, instance: Any, **kwargs: Any) -> None:
+    if instance.status == "in_progress" and instance.last_sequence > 1:
+        return  # one more event of a game in progress: nothing a cached page shows
+    pages_changed()
+
+
+def _watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
+    """Execute wrapper: a statement writing a watched table moves the version on."""
+    result = execute(sql, params, many, context)
+    if sql[:6] in WRITE_VERBS and any(table in sql[:80] for table in WATCHED_TABLES):
+        pages_changed()
+    return result
+
+
+def _install_watch(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if _watch_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.append(_watch_writes)
+
+
+def connect_signals() -> None:
+    """Watch the writes (every new connection gets :func:`_watch_writes`) and the saves
+    of games. Called by ``TournamentsConfig.ready``; idempotent."""
+    from django.db import connections
+
+    connection_created.connect(_install_watch, dispatch_uid="pages:watch-writes")
+    for connection in connections.all(initialized_only=True):
+        _install_watch(sender=None, connection=connection)
+    post_save.connect(
+        _on_game_save, sender=apps.get_model("games.Game"), dispatch_uid="pages:game-save"
+    )
+
+
+# --------------------------------------------------------------------------- the views
+
+
+def page_cached(
+    view: Callable[..., HttpResponse] | None = None,
+    *,
+    params: Iterable[str] = (),
+    vary_accept: bool = False,
+) -> Any:
+    """Mark ``view`` as a public read page the page cache may keep: ``params`` are the
+    query parameters it understands (a request with any other is rendered afresh);
+    ``vary_accept`` puts the ``Accept`` header in the key (API views). Usable as
+    ``@page_cached(params=[...])`` or ``page_cached(view, ...)``; returns ``view``."""
+
+    def mark(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        func.page_cache = (frozenset(params), vary_accept)  # type: ignore[attr-defined]
+        return func
+
+    return mark(view) if view is not None else mark
+
+
+def _cacheable(request: HttpRequest, params: frozenset[str]) -> bool:
+    if request.method != "GET" or settings.PAGE_CACHE_SECONDS <= 0:
+        return False
+    if "HTTP_AUTHORIZATION" in request.META:
+        return False
+    cookies = request.COOKIES
+    if settings.SESSION_COOKIE_NAME in cookies or CookieStorage.cookie_name in cookies:
+        return False
+    query = request.META.get("QUERY_STRING", "")
+    if len(query) > MAX_QUERY:
+        return False
+    return all(key in params and len(request.GET.getlist(key)) == 1 for key in request.GET)
+
+
+def _key(request: HttpRequest, version: int, vary_accept: bool) -> str:
+    parts = [
+        request.scheme or "",
+        request.get_host(),
+        request.path,
+        "&".join(f"{k}={v}" for k, v in sorted(request.GET.items())),
+        translation.get_language() or "",
+        request.META.get("HTTP_ACCEPT", "") if vary_accept else "",
+    ]
+    digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
+    return f"{ENTRY_PREFIX}{version}:{digest}"
+
+
+def _storable(request: HttpRequest, response: HttpResponse) -> bool:
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return False
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        return False  # the page carries a CSRF token: it is this visitor's alone
+    session = getattr(request, "session", None)
+    if session is not None and session.modified:
+        return False
+    messages = getattr(request, "_messages", None)
+    if messages is not None and len(messages):
+        return False
+    control = response.get("Cache-Control", "").lower()
+    if "private" in control or "no-store" in control:
+        return False
+    user = getattr(request, "user", None)
+    return not (user is not None and user.is_authenticated)
+
+
+class PageCacheMiddleware:
+    """Serves and stores the pages marked with :func:`page_cached` (see the module).
+    Placed last in ``MIDDLEWARE``: it sees the view's own answer, and every other
+    middleware treats a cached answer as it treats a fresh one."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        key = getattr(request, "_page_cache_key", None)
+        if key is not None and _storable(request, response):
+            headers = [
+                (name, value)
+                for name, value in response.items()
+                if name.lower() not in ("content-length", "set-cookie")
+            ]
+            try:
+                cache.set(
+                    key,
+                    (response.content, response.charset, headers),
+                    settings.PAGE_CACHE_SECONDS,
+                )
+            except Exception:
+                logger.warning("page cache: %s not stored", request.path, exc_info=True)
+        return response
+
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., Any],
+        view_args: Any,
+        view_kwargs: Any,
+    ) -> HttpResponse | None:
+        marked = getattr(view_func, "page_cache", None)
+        if marked is None or not _cacheable(request, marked[0]):
+            return None
+        try:
+            key = _key(request, page_version(), marked[1])
+            entry = cache.get(key)
+        except Exception:
+            logger.warning("page cache unreachable; rendering %s", request.path, exc_info=True)
+            return None
+        if entry is None:
+            request._page_cache_key = key  # type: ignore[attr-defined]
+            return None
+        content, charset, headers = entry
+        response = HttpResponse(content, charset=charset)
+        for name, value in headers:
+            response[name] = value
+        # As a fresh render would (it reads the session to learn who is asking).
+        patch_vary_headers(response, ("Cookie",))
+        response[HIT_HEADER] = "hit"
+        return response
+
+
+__all__ = [
+    "PageCacheMiddleware",
+    "connect_signals",
+    "page_cached",
+    "page_version",
+    "pages_changed",
+]
