@@ -8,7 +8,9 @@ opens at most ``WEB_CONCURRENCY * DB_POOL_MAX_SIZE`` PostgreSQL connections.
 Variables: ``HOST`` (default 127.0.0.1; ``0.0.0.0`` in a container), ``PORT`` (8000),
 ``WEB_CONCURRENCY``, ``WEB_TIMEOUT`` (seconds a silent worker lives before it is
 restarted, default 60), ``WEB_MAX_REQUESTS`` (recycle a worker after that many
-requests, 0 = never). Run as ``gunicorn -c tock_site/gunicorn.conf.py``.
+requests, 0 = never). Without ``REDIS_URL`` and with more than one process the page
+cache is turned off (it would be per process). Run as
+``gunicorn -c tock_site/gunicorn.conf.py``.
 """
 
 import os
@@ -22,6 +24,11 @@ graceful_timeout = 20
 keepalive = 5
 max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "0"))
 max_requests_jitter = max_requests // 10
+# The page cache (tock_site.page_cache) is only right when every process shares it:
+# without Redis each process has its own memory cache, and a change seen by one would
+# leave the others serving stale pages for up to PAGE_CACHE_SECONDS. Off then.
+if workers > 1 and not os.environ.get("REDIS_URL"):
+    os.environ["PAGE_CACHE_SECONDS"] = "0"
 # No preload: each worker opens its own database pool after the fork.
 preload_app = False
 accesslog = None  # the balancer logs requests; set GUNICORN_CMD_ARGS=--access-logfile=-
