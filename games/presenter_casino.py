@@ -295,7 +295,8 @@ class CasinoPresenter(Presenter):
             groups = event.get("groups")
             shown = (
                 "; ".join(
-                    _items_words(g) if isinstance(g, list) else _item_words(g) for g in groups
+                    " + ".join(_item_words(x) for x in g) if isinstance(g, list) else _item_words(g)
+                    for g in groups
                 )
                 if isinstance(groups, list)
                 else str(groups)
