@@ -421,16 +421,22 @@ def test_a_score_sheet_line_is_prefilled(client, scorekeeper, tournament):
 
 
 @pytest.mark.parametrize(
-    ("language", "text"),
-    [("en", "Big casino"), ("es", "Gran casino"), ("de", "Großes Casino")],
+    ("language", "texts"),
+    [
+        ("en", ["End of a round", "Big casino (10 of diamonds)", "Trail"]),
+        ("es", ["Fin de la ronda", "Gran casino (10 de diamantes)", "Arrastrar"]),
+        ("de", ["Ende einer Runde", "Großes Casino (Karo 10)", "Ablegen"]),
+    ],
 )
-def test_the_casino_rules_page_follows_the_language(client, language, text):
+def test_the_casino_rules_page_follows_the_language(client, language, texts):
     url = reverse("tournaments:rules-kind", args=["casino"])
     response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 200
     html = response.content.decode()
     assert f'<article class="rules" lang="{language}">' in html
-    assert text in html
+    for text in texts:
+        assert text in html
+    assert "<table>" in html  # the scoring table
     assert "not written in your language" not in html
     # beside TOCK's and UNO's
     for kind in ("tock", "uno"):
