@@ -57,6 +57,7 @@ from tournaments.services import (
     registration_csv_parse,
     registration_drop,
     registration_no_show,
+    registration_reinstate,
     round_create_next,
     round_reseat,
     round_time_up,
@@ -391,7 +392,7 @@ def organize_check_in_all(request: HttpRequest, tournament: Tournament) -> HttpR
 
 
 #: The actions on one registration (drop and no-show ask for a confirmation first).
-_PLAYER_ACTIONS = {"check-in", "check-out", "drop", "no-show"}
+_PLAYER_ACTIONS = {"check-in", "check-out", "drop", "reinstate", "no-show"}
 
 
 @_organizer_page
@@ -399,7 +400,8 @@ _PLAYER_ACTIONS = {"check-in", "check-out", "drop", "no-show"}
 def organize_player_action(
     request: HttpRequest, tournament: Tournament, handle: str, action: str
 ) -> HttpResponse:
-    """Check in, undo the check-in, drop or mark as no-show one registered player.
+    """Check in, undo the check-in, drop, undo the drop (reinstate) or mark as no-show
+    one registered player.
     Drop and no-show are links (GET: the confirmation page); the rest are POST only."""
     if action not in _PLAYER_ACTIONS:
         raise Http404()
@@ -446,6 +448,11 @@ def organize_player_action(
         elif action == "drop":
             registration_drop(registration=registration, user=request.user)
             messages.success(request, _("%(name)s is dropped.") % {"name": name})
+        elif action == "reinstate":
+            registration_reinstate(registration=registration, user=request.user)
+            messages.success(
+                request, _("%(name)s is back: seated again from the next round.") % {"name": name}
+            )
         else:
             current = Round.objects.filter(tournament=tournament).order_by("-number").first()
             if current is None:

@@ -337,3 +337,25 @@ def test_the_former_random_format_is_swiss_seeded_at_random(league, org):
     response = _create(org, league, format="random")
     assert response.status_code == 201
     assert response.json()["format"] == "swiss" and response.json()["seeding"] == "random"
+
+
+def test_a_drop_is_undone_by_the_organizer_and_the_player_is_seated_again(
+    league, org, stranger
+):
+    tid = _event_with(org, league, HANDLES[:8], auto_progress=False)
+    assert org.post(_url("tournament-player-drop", tid, "p08")).json()["dropped"] is True
+    # only organizers may undo it (the player's own drop is not undone by the player)
+    assert stranger.post(_url("tournament-player-reinstate", tid, "p08")).status_code == 403
+    response = org.post(_url("tournament-player-reinstate", tid, "p08"))
+    assert response.status_code == 200
+    assert response.json()["dropped"] is False and response.json()["checked_in"] is True
+    assert org.post(_url("tournament-player-reinstate", tid, "p08")).status_code == 200  # again
+    actions = [e["action"] for e in org.get(_url("tournament-audit", tid)).json()]
+    assert actions.count("reinstated") == 1
+    first = org.post(_url("tournament-start", tid)).json()
+    seated = {s["handle"] for t in first["tables"] for s in t["seats"]}
+    assert seated == set(HANDLES[:8])
+    assert org.post(_url("tournament-finish", tid)).status_code == 200
+    org.post(_url("tournament-player-drop", tid, "p07"))
+    response = org.post(_url("tournament-player-reinstate", tid, "p07"))
+    assert response.status_code == 409, response.json()

@@ -464,3 +464,19 @@ def test_a_big_registration_list_is_paged_and_searched_on_the_server(org, league
     assert not Registration.objects.get(tournament=t, player__handle=handle).checked_in
     # A page past the end shows the last one rather than an error.
     assert org.get(url("organize", t.pk) + "?page=99").status_code == 200
+
+
+def test_a_drop_is_undone_from_the_dashboard(org, league):
+    t = _event(org, league, players=4)
+    org.post(url("organize-player-action", t.pk, "p03", "drop"), {"confirm": "yes"})
+    html = org.get(url("organize", t.pk)).content.decode()
+    undo = url("organize-player-action", t.pk, "p03", "reinstate")
+    assert f'action="{undo}"' in html and "Undo drop" in html
+    assert org.get(undo).status_code == 405  # a change is a POST
+    response = org.post(undo)
+    assert response.status_code == 302 and response["Location"].endswith("#reg-p03")
+    assert _messages(response) == ["Player 3 is back: seated again from the next round."]
+    reg = Registration.objects.get(tournament=t, player__handle="p03")
+    assert not reg.dropped and reg.checked_in
+    assert TournamentAudit.objects.filter(tournament=t, action="reinstated").count() == 1
+    assert "Drop undone" in org.get(url("organize-audit", t.pk)).content.decode()

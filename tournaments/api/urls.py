@@ -49,6 +49,11 @@ urlpatterns = [
         name="tournament-player-drop",
     ),
     path(
+        "tournaments/<int:tournament_id>/players/<slug:handle>/reinstate",
+        views.PlayerReinstateApi.as_view(),
+        name="tournament-player-reinstate",
+    ),
+    path(
         "tournaments/<int:tournament_id>/players/<slug:handle>/no-show",
         views.PlayerNoShowApi.as_view(),
         name="tournament-player-no-show",

@@ -114,6 +114,7 @@ from tournaments.services import (
     registration_create_many,
     registration_drop,
     registration_no_show,
+    registration_reinstate,
     round_create_next,
     round_reseat,
     round_time_up,
@@ -908,6 +909,7 @@ class AuditEntrySerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     action = serializers.CharField(
         help_text="created, settings_changed, registered, checked_in, checked_out, dropped, "
+        "reinstated, "
         "started, round_seated, "
         "round_finished, round_reseated, time_up, no_show, finished, progress_failed."
     )
@@ -1023,6 +1025,19 @@ class PlayerDropApi(_RegistrationActionApi):
     def post(self, request: Request, tournament_id: int, handle: str) -> Response:
         registration = self._registration(request, tournament_id, handle)
         registration = registration_drop(registration=registration, user=request.user)
+        return Response(RegistrationSerializer(registration).data)
+
+
+class PlayerReinstateApi(_RegistrationActionApi):
+    @extend_schema(
+        tags=["events"],
+        summary="Undo a drop (organizers): the player is seated again from the next round",
+        request=None,
+        responses={200: RegistrationSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, handle: str) -> Response:
+        registration = self._registration(request, tournament_id, handle)
+        registration = registration_reinstate(registration=registration, user=request.user)
         return Response(RegistrationSerializer(registration).data)
 
 

@@ -40,6 +40,7 @@ AUDIT_ACTIONS = {
     "checked_in": gettext_lazy("Checked in"),
     "checked_out": gettext_lazy("Check-in undone"),
     "dropped": gettext_lazy("Dropped"),
+    "reinstated": gettext_lazy("Drop undone"),
     "started": gettext_lazy("Started"),
     "round_seated": gettext_lazy("Round seated"),
     "round_reseated": gettext_lazy("Round seated again"),

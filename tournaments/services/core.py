@@ -139,6 +139,7 @@ LIVE_CHANGES: dict[str, list[str]] = {
     "checked_in": ["registrations"],
     "checked_out": ["registrations"],
     "dropped": ["registrations"],
+    "reinstated": ["registrations"],
     "settings_changed": ["status"],
 }
 
@@ -547,6 +548,26 @@ def registration_drop(*, registration: Registration, user: Any) -> Registration:
                 tournament=registration.tournament,
                 user=user,
                 action="dropped",
+                player=registration.player.handle,
+            )
+    return registration
+
+
+def registration_reinstate(*, registration: Registration, user: Any) -> Registration:
+    """Undo a drop (organizers only: a player who dropped asks the organizer to come
+    back): the player is seated again from the next round that is seated, checked in or
+    not as before the drop. Refused once the tournament is over. Idempotent."""
+    ensure_can_manage_tournament(user=user, tournament=registration.tournament)
+    if registration.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+        raise InvalidState(_("The tournament is over."))
+    if registration.dropped:
+        with transaction.atomic():
+            registration.dropped = False
+            registration.save(update_fields=["dropped"])
+            audit_write(
+                tournament=registration.tournament,
+                user=user,
+                action="reinstated",
                 player=registration.player.handle,
             )
     return registration
