@@ -308,3 +308,47 @@ def test_a_cache_the_engine_cannot_read_falls_back_to_a_replay(simulated_log, ca
     game = _append_all(game, log[12:14])
     assert game.last_sequence == 14
     _assert_cache_equals_replay(game)
+
+
+def test_after_the_end_only_a_correction_is_appended(simulated_log):
+    """A finished game refuses every event (GameFinished) but the ``correction``, which
+    the engine accepts after the end: the stored result follows the replay."""
+    log = simulated_log(seed=3)
+    game = _append_all(GameFactory(), log)
+    played, finished_at = dict(game.placements), game.finished_at
+    with pytest.raises(GameFinished):
+        services.game_append_event(
+            game=game, event={"type": "end", "reason": "time"}, expected_sequence=len(log) + 1,
+            user=None,
+        )  # fmt: skip
+    players = list(game.players)
+    new = {p: i for i, p in enumerate(reversed(players), start=1)}
+    assert new != played
+    bad = {"type": "correction", "referee": "r", "placements": new, "note": ""}
+    with pytest.raises(EventRejected, match="note"):
+        services.game_append_event(game=game, event=bad, expected_sequence=len(log) + 1, user=None)
+    event = {**bad, "note": "swapped score sheets"}
+    outcome = services.game_append_event(
+        game=game, event=event, expected_sequence=len(log) + 1, user=None
+    )
+    assert outcome.result_changed and outcome.events_added == 1
+    game = outcome.game
+    assert game.placements == new and game.status == engine.replay(log).status
+    assert game.result_version == 2 and game.finished_at == finished_at
+    _assert_cache_equals_replay(game)
+    same = services.game_append_event(
+        game=game, event=event, expected_sequence=len(log) + 2, user=None
+    )
+    assert not same.result_changed and same.game.result_version == 2  # the same places again
+
+
+def test_a_correction_is_refused_in_progress_and_on_a_void_game(simulated_log):
+    log = simulated_log(seed=3)
+    game = _append_all(GameFactory(), log[:4])
+    places = {p: i for i, p in enumerate(game.players, start=1)}
+    event = {"type": "correction", "referee": "r", "placements": places, "note": "n"}
+    with pytest.raises(EventRejected, match="in progress"):
+        services.game_append_event(game=game, event=event, expected_sequence=5, user=None)
+    void = services.game_void(game=GameFactory(), user=None).game
+    with pytest.raises(GameFinished):
+        services.game_append_event(game=void, event=event, expected_sequence=1, user=None)
