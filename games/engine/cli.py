@@ -44,10 +44,21 @@ def _read(path: str) -> bytes:
 
 def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable block for a game summary (a kind may give its own as
-    ``cls.text_summary(summary)``; TOCK's is this one)."""
+    ``cls.text_summary(summary)``; TOCK's is this one), then one line per correction
+    of the result after the end (every kind)."""
     own = getattr(game_class(summary["game"]), "text_summary", None)
-    if own is not None:
-        return own(summary)
+    text = own(summary) if own is not None else _tock_text(summary)
+    for c in summary.get("corrections") or ():
+        ordered = sorted(c["placements"].items(), key=lambda kv: kv[1])
+        text += (
+            f"\ncorrected at event {c['event']} by {c['referee']}: "
+            + ", ".join(f"{name} ({place})" for name, place in ordered)
+            + f"  note: {' '.join(c['note'].split())}"
+        )
+    return text
+
+
+def _tock_text(summary: dict[str, Any]) -> str:
     lines = [
         f"game: {summary['game']}  status: {summary['status']}  events: {summary['events']}",
         f"turn: {summary['turn'] or '-'}  table: {summary['table']}",

@@ -206,3 +206,23 @@ def test_simulate_default_flags_print_the_same_log_as_before():
     assert out == engine.format_log(
         engine.simulate(players=4, seed=7, mistakes=0.0, knocks=0.0, mode="table")
     )
+
+
+@pytest.mark.parametrize("kind", engine.game_kinds())
+def test_replay_prints_the_corrections_of_every_kind(tmp_path, kind):
+    log = engine.simulate(game=kind, players=["a", "b", "c"], seed=2)
+    correction = {"placements": {"a": 3, "b": 2, "c": 1}, "note": "scores\nswapped"}
+    log.append({"type": "correction", "referee": "rita", **correction})
+    path = tmp_path / "game.jsonl"
+    path.write_text(engine.format_log(log))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["replay", str(path)], out=out, err=err) == 0, err.getvalue()
+    last = out.getvalue().rstrip("\n").splitlines()[-1]
+    assert last == (
+        f"corrected at event {len(log)} by rita: c (1), b (2), a (3)  note: scores swapped"
+    )
+    out = io.StringIO()
+    assert main(["replay", "--json", str(path)], out=out, err=err) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["placements"] == correction["placements"]
+    assert summary["corrections"] == [{"event": len(log), "referee": "rita", **correction}]
