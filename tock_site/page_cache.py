@@ -10,7 +10,8 @@ serves it again, without running the view or touching the database, until the
 
 The version
 -----------
-One number for the whole site (:data:`VERSION_KEY`), part of every entry's key.
+One number for the whole site (:data:`VERSION_KEY`), stored in every entry: an entry
+of another version is never served (one round trip reads both, ``get_many``).
 :func:`pages_changed` moves it on, at once and again after the current transaction
 commits (at once, so that a later read in the same transaction, and tests, see the
 change; after commit, so that a visitor who rendered the old state between the two,
@@ -199,7 +200,7 @@ def _cacheable(request: HttpRequest, params: frozenset[str]) -> bool:
     return all(key in params and len(request.GET.getlist(key)) == 1 for key in request.GET)
 
 
-def _key(request: HttpRequest, version: int, vary_accept: bool) -> str:
+def _key(request: HttpRequest, vary_accept: bool) -> str:
     parts = [
         request.scheme or "",
         request.get_host(),
@@ -209,7 +210,7 @@ def _key(request: HttpRequest, version: int, vary_accept: bool) -> str:
         request.META.get("HTTP_ACCEPT", "") if vary_accept else "",
     ]
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
-    return f"{ENTRY_PREFIX}{version}:{digest}"
+    return f"{ENTRY_PREFIX}{digest}"
 
 
 def _storable(request: HttpRequest, response: HttpResponse) -> bool:
@@ -240,17 +241,20 @@ class PageCacheMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        key = getattr(request, "_page_cache_key", None)
-        if key is not None and _storable(request, response):
+        miss = getattr(request, "_page_cache_miss", None)
+        if miss is not None and _storable(request, response):
+            key, version = miss
             headers = [
                 (name, value)
                 for name, value in response.items()
                 if name.lower() not in ("content-length", "set-cookie")
             ]
             try:
+                # The version read before rendering: if a change came meanwhile, the
+                # entry is already stale and the next visitor renders afresh.
                 cache.set(
                     key,
-                    (response.content, response.charset, headers),
+                    (version, response.content, response.charset, headers),
                     settings.PAGE_CACHE_SECONDS,
                 )
             except Exception:
@@ -267,16 +271,20 @@ class PageCacheMiddleware:
         marked = getattr(view_func, "page_cache", None)
         if marked is None or not _cacheable(request, marked[0]):
             return None
+        key = _key(request, marked[1])
         try:
-            key = _key(request, page_version(), marked[1])
-            entry = cache.get(key)
+            found = cache.get_many([VERSION_KEY, key])
+            version = found.get(VERSION_KEY)
+            if version is None:
+                version = page_version()
         except Exception:
             logger.warning("page cache unreachable; rendering %s", request.path, exc_info=True)
             return None
-        if entry is None:
-            request._page_cache_key = key  # type: ignore[attr-defined]
+        entry = found.get(key)
+        if entry is None or entry[0] != version:
+            request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
             return None
-        content, charset, headers = entry
+        _version, content, charset, headers = entry
         response = HttpResponse(content, charset=charset)
         for name, value in headers:
             response[name] = value
