@@ -126,12 +126,13 @@ def _items_words(items: Any) -> str:
 
 
 class CasinoPresenter(Presenter):
-    """Casino: cards in hand, cards captured this round and the total per player; the
+    """Casino: cards captured this round and the total per player; the
     table (the center's loose cards and builds with their value, owner and whether
     they are called; the round, its dealer and whose turn), the hands (their sizes in
     a spectator's view), the scores of every finished round by category, the totals."""
 
-    columns = (gettext_lazy("In hand"), gettext_lazy("Captured"), gettext_lazy("Score"))
+    #: Two columns, so that the players table fits a phone; hand sizes are in the detail.
+    columns = (gettext_lazy("Captured"), gettext_lazy("Score"))
     detail_template = "games/kinds/casino.html"
     start_moves_title = gettext_lazy("Start the game (the cards are named as they are dealt)")
 
@@ -160,14 +161,12 @@ class CasinoPresenter(Presenter):
         )
 
     def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:
+        """Cards captured this round (none on a sheet or before the first deal), and
+        the total score."""
         score = (summary.get("scores") or {}).get(handle)
         if self.is_sheet(summary) or not summary.get("round"):
-            return [None, None, score]
-        return [
-            self._sizes(summary).get(handle),
-            (summary.get("captured") or {}).get(handle),
-            score,
-        ]
+            return [None, score]
+        return [(summary.get("captured") or {}).get(handle), score]
 
     def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
         players = list(summary.get("players") or [])

@@ -155,6 +155,7 @@ def test_the_public_sees_the_center_and_hand_sizes_staff_see_the_cards(client, g
             f'data-player="{handle}" data-cards="{len(cards)}" data-captured="{captured}"' in public
         )
     assert 'class="casino-hand"' not in public  # no card of any hand
+    assert '<th class="num">Captured</th><th class="num">Score</th>' in public
     assert "how many cards each player holds, not which" in public
     # no hand card in the page at all, in words or codes (the center's cards are public)
     held = {c for cards in summary["hands"].values() for c in cards}
