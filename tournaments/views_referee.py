@@ -155,7 +155,7 @@ def _render(
     game = shown.game
     players = list(game.players or [])
     correction = None
-    if game.is_over and game.last_sequence and game.placements:
+    if game.is_over and game.result_verified:  # a result from its log: correctable
         current = places or game.placements or {}
         correction = {
             "sequence": game.last_sequence + 1,

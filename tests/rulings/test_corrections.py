@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games.engine as engine
+from games.errors import GameFinished
 from games.models import Game
 from ratings.elo import compute_ratings
 from ratings.models import Rating, RatingChange
@@ -189,7 +190,7 @@ def test_the_referee_page_corrects_a_finished_game(
     played = dict(game.placements)
     client = browser(staff["referee"])
     html = client.get(referee_page(game)).content.decode()
-    assert "Correct the result" in html
+    assert "Correct the result" in html and "Who knocks?" not in html  # no knock after the end
     for i, handle in enumerate(HANDLES, start=1):  # prefilled with the current places
         assert f'name="place-{i}" value="{played[handle]}"' in html
     new = reversed_places(played)
@@ -235,12 +236,21 @@ def test_refused_while_the_game_is_in_progress(game, staff, as_user):
     assert game.last_sequence == len(logs.CLEAN) and not Ruling.objects.exists()
 
 
-def test_a_game_without_a_log_cannot_be_corrected(game, as_user):
+def test_a_game_without_a_log_cannot_be_corrected(game, as_user, staff):
     services.game_record_placements(
         game=game, placements={h: i for i, h in enumerate(HANDLES, start=1)}, user=SYSTEM
     )
     response = post_event(as_user("referee"), game, correction({h: 1 for h in HANDLES}), 1)
     assert response.status_code == 409 and response.json()["code"] == "game_finished"
+    html = browser(staff["referee"]).get(referee_page(game)).content.decode()
+    assert "Correct the result" not in html and "Who knocks?" not in html
+    with pytest.raises(GameFinished, match="no log to correct"):
+        result_correction_record(
+            game=game, placements={h: 1 for h in HANDLES}, note="n", expected_sequence=1,
+            user=staff["referee"],
+        )  # fmt: skip
+    game.refresh_from_db()
+    assert game.result_version == 1 and not Ruling.objects.exists()
 
 
 # --------------------------------------------------------------------------- permissions

@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import EventRejected, GameFinished, MalformedInput, StaleSequence
 from games.explanations import explain
-from games.models import Game, GameStatus
+from games.models import Game, ResultSource
 from games.selectors import game_get
 from games.services import validate_placements
 from tournaments.models import Ruling, RulingChoice
@@ -123,7 +123,8 @@ def result_correction_record(
     ``expected_sequence`` (:class:`StaleSequence`, 409), bad placements (400), an
     empty or overlong note (400).
     """
-    game = game if isinstance(game, Game) else game_get(game_id=game)
+    # read afresh: the checks below word the refusals (the append re-checks under lock)
+    game = game_get(game_id=game.pk if isinstance(game, Game) else game)
     ensure_can_referee_game(user=user, game=game)
     note = note.strip() if isinstance(note, str) else ""
     if not note:
@@ -139,8 +140,13 @@ def result_correction_record(
                 "adjudicated end; a correction replaces the result only after the end."
             )
         )
-    if game.status == GameStatus.VOID or game.last_sequence == 0:
-        raise GameFinished(_("This game has no log to correct."))
+    if game.result_source != ResultSource.LOG:  # void, a bye, placements only
+        raise GameFinished(
+            _(
+                "This game's result does not come from a log, so there is no log to correct; "
+                "a placements-only result is corrected by entering the placements again."
+            )
+        )
     places = validate_placements(kind=game.kind, players=list(game.players), placements=placements)
     event = {
         "type": "correction",

@@ -27,7 +27,7 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
     request = context.get("request")
     user = getattr(request, "user", None)
     may_rule = game.kind == "tock" and game.status == "in_progress"
-    may_correct = game.is_over and bool(game.last_sequence) and game.placements is not None
+    may_correct = game.is_over and game.result_verified  # a result from its log
     can_referee = (
         (may_rule or may_correct)
         and user is not None
