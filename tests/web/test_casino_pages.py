@@ -484,3 +484,45 @@ def test_a_casino_league_rates_its_games_apart(tournament, django_capture_on_com
     assert {r.player.handle: r.value for r in Rating.objects.filter(kind="casino")} == {
         h: r.value for h, r in casino.items()
     }
+
+
+def test_every_page_of_a_casino_tournament_answers(
+    client, tournament, game, organizer, django_capture_on_commit_callbacks
+):
+    """A Casino game recorded to its end: the tournament, league, player, game, score,
+    referee and rulings pages and the game API answer, the player page shows a Casino
+    rating, and the API's game state is the engine's summary."""
+    tournament.league.rate_unverified = True
+    tournament.league.save()
+    log = simulated()
+    with django_capture_on_commit_callbacks(execute=True):
+        record(game, log)
+    league = tournament.league
+    client.force_login(organizer)
+    for url in (
+        reverse("tournaments:tournament-detail", args=[tournament.pk]),
+        reverse("tournaments:league-detail", args=[league.slug]),
+        reverse("tournaments:player-detail", args=["bob"]),
+        reverse("tournaments:game-detail", args=[game.pk]),
+        reverse("tournaments:game-score", args=[game.pk]),
+        reverse("tournaments:game-referee", args=[game.pk]),
+        reverse("tournaments:referee", args=[tournament.pk]),
+        reverse("tournaments:rulings", args=[tournament.pk]),
+        reverse("tournaments:organize", args=[tournament.pk]),
+        reverse("api:game-detail", args=[game.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    player = html_lib.unescape(
+        client.get(reverse("tournaments:player-detail", args=["bob"])).content.decode()
+    )
+    rating = Rating.objects.get(kind="casino", player__handle="bob")
+    assert '<span class="badge">Casino</span>' in player
+    assert f'<span class="rating-value">{rating.value:.0f}</span>' in player
+    assert 'aria-labelledby="chart-casino-caption"' in player
+    state = client.get(reverse("api:game-state", args=[game.pk]), {"at": 57}).json()
+    assert state == engine.replay(log[:57]).summary()  # staff: the whole summary
+    client.logout()
+    # the game is over: everyone sees every event and the hands of any point
+    state = client.get(reverse("api:game-state", args=[game.pk]), {"at": 57}).json()
+    assert state["hands"] == engine.replay(log[:57]).summary()["hands"]
