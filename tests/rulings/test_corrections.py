@@ -459,3 +459,30 @@ def test_a_round_already_seated_keeps_its_seating(django_capture_on_commit_callb
         )
         == seating
     )
+
+
+def test_an_uno_game_is_corrected_the_same_way(django_capture_on_commit_callbacks):
+    """Every kind takes the correction: a friendly UNO game, corrected by its creator
+    (who may referee a friendly game); the page reads it from the base presenter."""
+    from tests.api.conftest import token_client
+
+    user = UserFactory(username="host")
+    log = engine.simulate(game="uno", players=["ann", "bob", "cat"], seed=4)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.friendly_game_create(
+            kind="uno", user=user, log=log, create_players=True
+        ).game
+    new = reversed_places(game.placements)
+    event = correction(new, referee="host", note="the last hand was scored twice")
+    before = ratings_now("uno")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post_event(token_client(user), game, event, len(log) + 1)
+    assert response.status_code == 201, response.json()
+    game.refresh_from_db()
+    assert game.placements == new and game.summary["corrections"][0]["referee"] == "host"
+    assert Ruling.objects.get().tournament is None
+    html = browser().get(reverse("tournaments:game-detail", args=[game.pk])).content.decode()
+    assert "Result corrected by the referee host" in html
+    assert "the last hand was scored twice" in html
+    assert ratings_now("uno") == pytest.approx(recomputed("uno"))
+    assert ratings_now("uno") != pytest.approx(before)
