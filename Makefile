@@ -66,7 +66,11 @@ bench: install
 	  echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
 	done; [ $$found = 1 ] || echo "No benchmarks in bench/ yet."
 
+# wrk (a C load client) leaves the cores to the servers; installed here when possible.
 bench-web: install
+	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
+	  && apt-get install -y -q wrk >/dev/null 2>&1; } \
+	  || echo "wrk not installed (apt-get install wrk): the pages are loaded by the asyncio client"
 	$(BIN)/python bench/bench_web.py
 
 worker: install

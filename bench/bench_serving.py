@@ -5,7 +5,10 @@ Starts each server setup itself on 127.0.0.1 (a free port, nothing else is ever
 contacted) over a private copy of the demo data, then drives it with a closed-loop
 load client: ``--connections`` (16) clients, each sending its next request as soon as
 the previous answer is in, over keep-alive HTTP/1.1 connections (reopened when the
-server closes them, as gunicorn's sync workers do after each answer). For each page
+server closes them, as gunicorn's sync workers do after each answer). The client is
+``wrk`` (C, one thread; ``apt-get install wrk``) when installed: it leaves the two
+cores to the servers; else an asyncio client in this file (which needs a good part
+of a core itself). Either way the same client drives every setup. For each page
 it prints requests/s, p50 and p99 latency, bytes per answer, errors (any status but
 200, or a broken connection) and the server's CPU time per request (all of a setup's
 processes, read from /proc: the figure that moves least with the load of a shared
@@ -19,7 +22,9 @@ Setups:
 * ``serve``: what ``make serve`` runs (``tock_site/gunicorn.conf.py``: gunicorn
   with ``WEB_CONCURRENCY`` uvicorn workers serving the ASGI application);
 * ``gunicorn-sync`` (only with ``--setups``): synchronous gunicorn workers on the
-  WSGI application (HTTP only), for comparison.
+  WSGI application (HTTP only), for comparison;
+* any of them with ``-nocache`` (``serve-nocache``): with the page cache off
+  (``PAGE_CACHE_SECONDS=0``, ``tock_site/page_cache.py``).
 
 Pages: the liveness endpoint (``/healthz/live`` where it exists, else ``/healthz``),
 the home page and the API standings of the demo's running tournament.
@@ -68,8 +73,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+#: Suffix of a setup name that runs it with the page cache off (``serve-nocache``).
+NOCACHE = "-nocache"
+
+
 def setup_command(name: str, port: int) -> list[str]:
     """The command line of a server setup listening on ``HOST:port``."""
+    name = name.removesuffix(NOCACHE)
     if name == "daphne":
         return [str(BIN / "daphne"), "-b", HOST, "-p", str(port), "tock_site.asgi:application"]
     if name == "serve":  # exactly what `make serve` runs (HOST and PORT from the environment)
@@ -118,12 +128,32 @@ def tagged(setup: str) -> str:
     return f"tock-bench-{setup}"
 
 
-def server_env(database_url: str, port: int, setup: str = "") -> dict[str, str]:
+#: Key prefix of the benchmark's Redis keys (page cache, standings, channel layer).
+REDIS_PREFIX = f"tock-bench-{os.getpid()}"
+
+
+def server_env(
+    database_url: str, port: int, setup: str = "", redis_url: str = ""
+) -> dict[str, str]:
+    """The environment of a server setup. ``redis_url``: the cache (and the channel
+    layer) on Redis under :data:`REDIS_PREFIX`, as in production; Celery tasks still run
+    in-process (eager, in-memory broker), so nothing is queued for a worker elsewhere.
+    A setup named ``*-nocache`` runs with the page cache off."""
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in {"REDIS_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"}
     }
+    if redis_url:
+        env.update(
+            REDIS_URL=redis_url,
+            REDIS_KEY_PREFIX=REDIS_PREFIX,
+            CELERY_BROKER_URL="memory://localhost/",
+            CELERY_RESULT_BACKEND="cache+memory://",
+            CELERY_TASK_ALWAYS_EAGER="true",
+        )
+    if setup.endswith(NOCACHE):
+        env["PAGE_CACHE_SECONDS"] = "0"
     env.update(
         DJANGO_SETTINGS_MODULE="tock_site.settings",
         DATABASE_URL=(
@@ -207,15 +237,32 @@ class ConnectionWatch:
 # --- servers -------------------------------------------------------------------------------
 
 
+def redis_forget(redis_url: str) -> None:
+    """Delete the benchmark's keys (:data:`REDIS_PREFIX`) from Redis."""
+    if not redis_url:
+        return
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{REDIS_PREFIX}:*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.delete(*keys[start : start + 1000])
+    finally:
+        client.close()
+
+
 @contextlib.contextmanager
-def running_server(name: str, database_url: str, workdir: Path) -> Iterator[tuple[int, int]]:
+def running_server(
+    name: str, database_url: str, workdir: Path, redis_url: str = ""
+) -> Iterator[tuple[int, int]]:
     """Start setup ``name``; yield (port, process group id) once it answers."""
     port = free_port()
     log = open(workdir / f"{name}.log", "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         setup_command(name, port),
         cwd=BASE_DIR,
-        env=server_env(database_url, port, name),
+        env=server_env(database_url, port, name, redis_url),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: stopped whole below
@@ -269,6 +316,10 @@ class Result:
     seconds: float = 0.0
     cpu_seconds: float = 0.0  # the server's CPU time over the whole run, warm-up included
     requests: int = 0  # every request answered, warm-up included
+    #: Set by a client that reports counts and percentiles itself (wrk): answers with
+    #: 200 in the measured time, and {percent: seconds}.
+    answered: int | None = None
+    percentiles: dict[int, float] = field(default_factory=dict)
 
     @property
     def cpu_ms_per_request(self) -> float:
@@ -276,9 +327,12 @@ class Result:
 
     @property
     def rate(self) -> float:
-        return len(self.latencies) / self.seconds if self.seconds else 0.0
+        done = len(self.latencies) if self.answered is None else self.answered
+        return done / self.seconds if self.seconds else 0.0
 
     def percentile(self, q: float) -> float:
+        if int(q) in self.percentiles:
+            return self.percentiles[int(q)]
         if not self.latencies:
             return float("nan")
         if len(self.latencies) < 2:
@@ -366,6 +420,65 @@ def load(port: int, pgid: int, path: str, connections: int, seconds: float) -> R
     return result
 
 
+#: wrk's report as one JSON line (its ``done`` hook; times in microseconds).
+WRK_REPORT = """
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "us": %d, "bytes": %d, "errors": %d, "p50": %d, "p99": %d}\\n',
+    summary.requests, summary.duration, summary.bytes,
+    e.connect + e.read + e.write + e.status + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+"""
+
+
+def wrk_path() -> str | None:
+    """The ``wrk`` load generator (C, one thread: it leaves the cores to the servers)."""
+    return shutil.which("wrk")
+
+
+def wrk_load(port: int, pgid: int, path: str, connections: int, seconds: float) -> Result:
+    """:func:`load` by ``wrk`` (closed loop, keep-alive, ``connections`` connections on one
+    thread): a warm-up second, then ``seconds`` measured; the server's CPU over the
+    measured part. Bytes are the body of one answer; errors: non-2xx/3xx answers,
+    broken connections and answers slower than 30 s."""
+    import json
+
+    url = f"http://{HOST}:{port}{path}"
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as script:
+        script.write(WRK_REPORT)
+    try:
+        base = [wrk_path() or "wrk", "-t1", f"-c{connections}", "--timeout", "30s"]
+        subprocess.run([*base, "-d1s", url], check=True, capture_output=True)  # warm-up
+        before = group_cpu_seconds(pgid)
+        out = subprocess.run(
+            [*base, f"-d{seconds:g}s", "-s", script.name, url], check=True, capture_output=True
+        )
+        cpu = group_cpu_seconds(pgid) - before
+    finally:
+        os.unlink(script.name)
+    report = json.loads(out.stdout.decode().strip().splitlines()[-1])
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        body = len(answer.read())
+    return Result(
+        errors=report["errors"],
+        bytes=body,
+        seconds=report["us"] / 1e6,
+        cpu_seconds=cpu,
+        requests=report["requests"],
+        answered=report["requests"] - report["errors"],
+        percentiles={50: report["p50"] / 1e6, 99: report["p99"] / 1e6},
+    )
+
+
+def page_load(port: int, pgid: int, path: str, connections: int, seconds: float) -> Result:
+    """One page under load: by ``wrk`` when it is installed, else by :func:`load`."""
+    if wrk_path():
+        return wrk_load(port, pgid, path, connections, seconds)
+    return load(port, pgid, path, connections, seconds)
+
+
 def liveness_path(port: int) -> str:
     try:
         urllib.request.urlopen(f"http://{HOST}:{port}/healthz/live", timeout=5).close()
@@ -415,7 +528,7 @@ def main() -> None:
                 for label, path in paths.items():
                     for _ in range(args.repeat):  # each repetition keeps the best rate
                         for name, (port, pgid) in servers.items():
-                            got = load(port, pgid, path, args.connections, args.seconds)
+                            got = page_load(port, pgid, path, args.connections, args.seconds)
                             best = results[name].get(label)
                             if best is None or got.rate > best.rate:
                                 results[name][label] = got
@@ -433,18 +546,29 @@ def report(
     args: argparse.Namespace,
 ) -> None:
     setups = list(results)
+    client = "wrk, one thread" if wrk_path() else "the asyncio client of bench_serving.py"
     print(
         f"Serving, {backend}, DEBUG off, {args.connections} connections, "
-        f"{args.seconds:g} s per page, {os.cpu_count()} cores (client on the same machine)"
+        f"{args.seconds:g} s per page, {os.cpu_count()} cores (load client: {client}, "
+        "on the same machine)"
     )
     print(
         f"{'page':<32} {'setup':<14} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} "
         f"{'bytes':>8} {'errors':>6} {'vs ' + setups[0]:>9} {'CPU ms/req':>10}"
     )
+    if not setups[0].endswith(NOCACHE) and setups[0] + NOCACHE in results:
+        print(f"(a {NOCACHE} setup is compared with {setups[0]}{NOCACHE})")
+
+    def baseline(name: str) -> str:
+        twin = setups[0] + NOCACHE
+        return twin if name.endswith(NOCACHE) and twin in results else setups[0]
+
     for label, path in paths.items():
-        base = results[setups[0]][label].rate
         for name in setups:
-            r = results[name][label]
+            r = results[name].get(label)
+            if r is None:
+                continue
+            base = results[baseline(name)][label].rate
             ratio = f"{r.rate / base:.2f}x" if base else "-"
             print(
                 f"{label + ' ' + path:<32.32} {name:<14} {r.rate:>8.0f} "

@@ -3,7 +3,15 @@
 pages of a small and a big event and live appends, side by side from one run.
 
 Reuses the servers, the private database and the closed-loop load client of
-``bench/bench_serving.py`` (see there: 127.0.0.1 only, keep-alive, DEBUG off, no Redis).
+``bench/bench_serving.py`` (see there: 127.0.0.1 only, keep-alive, DEBUG off; the
+pages are loaded by ``wrk`` when it is installed, which ``make bench-web`` tries to do).
+With ``REDIS_URL`` set the servers use Redis for the cache under a private key prefix,
+as in production (Celery tasks still run in-process); without it each process has
+its own memory cache, and ``make serve`` turns its page cache off.
+
+Setups (``--setups``): ``daphne`` (the baseline) and ``serve`` as deployed (page cache
+on), and for the pages also ``daphne-nocache`` and ``serve-nocache`` (page cache off:
+every request renders).
 The private database holds the demo (its running 24-player tournament) and a synthetic
 running 1,000-player, 5-round event (``tests/big_event.py``). Prints requests/s, p50,
 p99, bytes and errors for:
@@ -29,6 +37,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -200,9 +209,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per row")
     parser.add_argument("--connections", type=int, default=16, help="for the pages")
-    parser.add_argument("--setups", default="daphne,serve")
+    parser.add_argument("--setups", default="daphne,serve,daphne-nocache,serve-nocache")
     args = parser.parse_args()
     setups = [s.strip() for s in args.setups.split(",") if s.strip()]
+    writers = [name for name in setups if not name.endswith(serving.NOCACHE)]
+    redis_url = os.environ.get("REDIS_URL", "")
     began = time.monotonic()
     workdir = Path(tempfile.mkdtemp(prefix="tock-bench-web-"))
     try:
@@ -211,7 +222,7 @@ def main() -> None:
             if backend == "SQLite":
                 print("Note: no PostgreSQL DATABASE_URL; SQLite serialises writers.")
             serving.prepare(database_url)
-            slots = len(setups) * sum(APPEND_LEVELS)
+            slots = len(writers) * sum(APPEND_LEVELS)
             data = run_django(
                 PREPARE, database_url, str(slots), str(GAMES_PER_KEEPER), ",".join(HANDLES)
             )
@@ -226,8 +237,11 @@ def main() -> None:
             }
             results: dict[str, dict[str, Result]] = {name: {} for name in setups}
             with contextlib.ExitStack() as stack:
+                stack.callback(serving.redis_forget, redis_url)
                 servers = {
-                    name: stack.enter_context(serving.running_server(name, database_url, workdir))
+                    name: stack.enter_context(
+                        serving.running_server(name, database_url, workdir, redis_url)
+                    )
                     for name in setups
                 }
                 watches = {
@@ -238,22 +252,26 @@ def main() -> None:
                 }
                 for label, path in paths.items():
                     for name, (port, pgid) in servers.items():
-                        results[name][label] = serving.load(
+                        results[name][label] = serving.page_load(
                             port, pgid, path, args.connections, args.seconds
                         )
                 for level in APPEND_LEVELS:
                     label = f"appends, {level} scorekeeper{'s' if level > 1 else ''}"
                     paths[label] = "POST /api/games/<id>/events"
-                    for name, (port, pgid) in servers.items():
+                    for name in writers:
+                        port, pgid = servers[name]
                         mine = [next(keepers) for _ in range(level)]
                         results[name][label] = appends(port, pgid, mine, data["log"], args.seconds)
                 peaks = {name: watch.peak for name, watch in watches.items()}
-            alone = run_django(SERVICE_ALONE, database_url, str(args.seconds), ",".join(HANDLES))
             serving.report(results, peaks, paths, backend, args)
-            print(
-                f"appends, the recording service alone (1 process, no HTTP): "
-                f"{alone['events'] / alone['seconds']:.0f} events/s"
-            )
+            if writers:
+                alone = run_django(
+                    SERVICE_ALONE, database_url, str(args.seconds), ",".join(HANDLES)
+                )
+                print(
+                    f"appends, the recording service alone (1 process, no HTTP): "
+                    f"{alone['events'] / alone['seconds']:.0f} events/s"
+                )
             print(f"total time {time.monotonic() - began:.0f} s")
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
