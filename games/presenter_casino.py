@@ -394,16 +394,13 @@ class CasinoPresenter(Presenter):
                 "little casino (1) and aces (one point each)."
             )
         elif start.get("seed") is None:
-            first = not (summary or {}).get("turn") and not any(
-                CasinoPresenter._sizes(summary or {}).values()
-            )
             skeleton = {"type": "deal", "hands": {p: [] for p in players}}
             note = _(
                 "No button can know the cards of a game without a seed. "
                 "The next deal: give the four cards dealt to each player (codes like 10D, "
                 "AS, KC) and, for the first deal of a round, the four cards of the center."
             )
-            if first and _round_over(summary or {}):
+            if _round_over(summary or {}):
                 skeleton["center"] = []
         else:
             return None

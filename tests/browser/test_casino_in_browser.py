@@ -72,6 +72,16 @@ def test_a_casino_game_scored_and_watched_on_a_phone(
         page.wait_for_selector(f'.sequence[data-sequence="{step + 1}"]', timeout=10000)
     assert GameEvent.objects.filter(game=game).count() == 12
     assert fits_width(page)
+    # red suits differ without colour too: a double border (the symbol tells the suit)
+    borders = page.eval_on_selector_all(
+        ".casino-card",
+        "(cards) => cards.map((c) => "
+        "[c.getAttribute('aria-label'), getComputedStyle(c).borderTopStyle])",
+    )
+    assert borders and {
+        style for label, style in borders if label.endswith(("Hearts", "Diamonds"))
+    } == {"double"}
+    assert {style for label, style in borders if label.endswith(("Spades", "Clubs"))} == {"solid"}
     shot(page, "score-after-11-moves")
     log = [e.data for e in GameEvent.objects.filter(game=game).order_by("sequence")]
     summary = engine.replay(log).summary()
