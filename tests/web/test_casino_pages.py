@@ -526,3 +526,14 @@ def test_every_page_of_a_casino_tournament_answers(
     # the game is over: everyone sees every event and the hands of any point
     state = client.get(reverse("api:game-state", args=[game.pk]), {"at": 57}).json()
     assert state["hands"] == engine.replay(log[:57]).summary()["hands"]
+
+
+def test_score_page_queries_are_bounded(client, game, scorekeeper, django_assert_max_num_queries):
+    log = simulated()
+    client.force_login(scorekeeper)
+    record(game, log[:5])
+    with django_assert_max_num_queries(14):
+        assert client.get(score_url(game)).status_code == 200
+    record(game, log[5:60], first=6)
+    with django_assert_max_num_queries(14):
+        assert client.get(score_url(game)).status_code == 200
