@@ -79,11 +79,9 @@ _BUILD_ID = re.compile(r"b[1-9][0-9]*")
 
 def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
     """Unknown keys are an error; keys starting with ``_`` are callers' metadata."""
-    extra = sorted(k for k in event if k not in allowed and not str(k).startswith("_"))
+    extra = sorted(str(k) for k in event if k not in allowed and not str(k).startswith("_"))
     if extra:
-        raise InvalidEvent(
-            f"unknown field(s) for {event.get('type')!r} event: {', '.join(map(str, extra))}"
-        )
+        raise InvalidEvent(f"unknown field(s) for {event.get('type')!r} event: {', '.join(extra)}")
 
 
 def _is_int(value: object) -> bool:
