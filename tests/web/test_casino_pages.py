@@ -537,3 +537,61 @@ def test_score_page_queries_are_bounded(client, game, scorekeeper, django_assert
     record(game, log[5:60], first=6)
     with django_assert_max_num_queries(14):
         assert client.get(score_url(game)).status_code == 200
+
+
+def test_a_casino_tournament_is_created_seated_and_played(
+    client, django_capture_on_commit_callbacks
+):
+    """Through the services: a Casino league and its tournament (table sizes within
+    Casino's 2 to 4 players), seven players seated in round 1, each table's game played
+    to the end by a simulated log of its seated players; the round's standings follow
+    the games' places and the players get Casino ratings (and no TOCK ones)."""
+    import datetime as dt
+
+    from tournaments.errors import InvalidConfiguration
+    from tournaments.models import Table
+    from tournaments.selectors.standings import tournament_standings
+
+    organizer = UserFactory(username="casino-boss", is_superuser=True)
+    league = services.league_create(
+        name="Casino Club", kind="casino", rate_unverified=True, user=organizer
+    )
+    assert league.kind == "casino"
+    with pytest.raises(InvalidConfiguration):
+        services.tournament_create(
+            league=league,
+            name="Too big",
+            starts_on=dt.date(2026, 12, 1),
+            table_sizes=[5],
+            user=organizer,
+        )
+    tournament = services.tournament_create(
+        league=league, name="Casino Open", starts_on=dt.date(2026, 12, 1), user=organizer
+    )
+    players = [PlayerFactory(handle=f"p{i}", display_name=f"P{i}") for i in range(7)]
+    for p in players:
+        RegistrationFactory(tournament=tournament, player=p)
+    rnd = services.tournament_start(tournament=tournament, user=organizer, seed=1)
+    tables = list(Table.objects.filter(round=rnd).select_related("game"))
+    assert sorted(len(t.game.players) for t in tables) == [3, 4]
+    for n, table in enumerate(tables):
+        game = table.game
+        assert game.kind == "casino"
+        log = engine.simulate(game="casino", players=list(game.players), seed=n, target=11)
+        with django_capture_on_commit_callbacks(execute=True):
+            record(game, log)
+        game.refresh_from_db()
+        assert game.status == "finished" and game.placements == engine.replay(log).placements()
+    places = {}
+    for table in tables:
+        places.update(Game.objects.get(pk=table.game.pk).placements)
+    standings = {row.handle: row for row in tournament_standings(tournament=tournament)}
+    assert {h: row.places[1] for h, row in standings.items()} == places
+    assert all(row.games == 1 for row in standings.values())
+    assert Rating.objects.filter(kind="casino").count() == 7
+    assert not Rating.objects.filter(kind="tock").exists()
+    html = html_lib.unescape(
+        client.get(reverse("tournaments:tournament-detail", args=[tournament.pk])).content.decode()
+    )
+    for p in players:
+        assert p.display_name in html
