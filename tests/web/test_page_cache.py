@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+import games.engine as engine
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -23,7 +24,7 @@ from tests.tournaments.factories import (
 from tock_site.page_cache import HIT_HEADER, page_version
 from tournaments.models import Player
 from tournaments.permissions import SYSTEM
-from tournaments.services import game_record_placements
+from tournaments.services import game_record_event, game_record_placements
 from tournaments.services.players import player_set_hidden
 
 
@@ -196,3 +197,22 @@ def test_the_page_cache_can_be_turned_off(client, event, settings):
     _get(client, page)
     response, queries = _get(client, page)
     assert not _hit(response) and queries > 0
+
+
+def test_live_events_leave_the_cached_pages_alone_until_something_shown_changes(client, event):
+    """A game's first event changes its status on the tournament page; the next events
+    of a game in progress show nowhere cached, so a busy venue keeps its cached pages."""
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    log = engine.simulate(game="tock", players=["ann", "bob", "cy", "di"], seed=5)
+    _get(client, page)
+    assert "status-in_progress" not in _get(client, page)[0].content.decode()
+    game_record_event(game=event["game"], event=log[0], expected_sequence=1, user=SYSTEM)
+    response, _ = _get(client, page)
+    assert not _hit(response) and "status-in_progress" in response.content.decode()
+    version = page_version()
+    for sequence in range(2, 6):
+        game_record_event(
+            game=event["game"], event=log[sequence - 1], expected_sequence=sequence, user=SYSTEM
+        )
+    assert page_version() == version
+    assert _hit(_get(client, page)[0])
