@@ -208,7 +208,12 @@ def test_the_log_in_sentences_and_the_rounds(client, game):
             assert [int(c) for c in cells] == [got[k] for k in keys]
     for handle, score in final["scores"].items():
         assert f'<span>{NAMES[handle]}</span> <strong class="num">{score}</strong>' in html
-    assert '<abbr title="Big casino (10 of Diamonds)">10♦</abbr>' in html
+    # the category headers: a short face for the eye, words for screen readers
+    assert (
+        '<th scope="col" class="num" title="Big casino (10 of Diamonds)">'
+        '<span aria-hidden="true">10♦</span>'
+        '<span class="visually-hidden">Big casino (10 of Diamonds)</span></th>' in html
+    )
 
 
 def test_the_replay_viewer_shows_the_table_at_event_n(client, game, organizer):
