@@ -600,3 +600,15 @@ def test_a_casino_tournament_is_created_seated_and_played(
     )
     for p in players:
         assert p.display_name in html
+
+
+def test_a_friendly_casino_game_from_a_whole_log(client, django_capture_on_commit_callbacks):
+    for h in HANDLES:
+        PlayerFactory(handle=h, display_name=NAMES[h])
+    log = simulated()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.friendly_game_create(kind="casino", log=log, user=SYSTEM).game
+    assert game.kind == "casino" and game.placements == engine.replay(log).placements()
+    assert Rating.objects.filter(kind="casino").count() == 3
+    html = page(client, game)
+    assert "Casino game" in html and html.count('<table class="casino-round"') == 2
