@@ -34,8 +34,9 @@ DECK = [r + s for s in SUITS for r in RANKS]
 
 
 def value(card: str) -> int | None:
+    """A card's number (ace 1); ``None`` for a face card or anything else."""
     rank = card[:-1]
-    return None if rank in "JQK" else RANKS.index(rank) + 1
+    return None if card not in DECK or rank in "JQK" else RANKS.index(rank) + 1
 
 
 class Reference:
@@ -218,6 +219,143 @@ def test_a_reference_model_from_the_issue_agrees_event_by_event(players):
             assert g.is_over and ref.over
             rounds += ref.round
     assert rounds > 40 and builds > 100 and calls > 10 and later > 50
+
+
+# -- a legality oracle, from the issue text ----------------------------------------------------
+def legal_by_the_issue(s: dict[str, Any], made: str | None, ev: dict[str, Any]) -> bool:
+    """Whether issue 14 allows play ``ev`` of the player to move in summary ``s``;
+    ``made``: the build that player made in their previous turn (or ``None``)."""
+    hand = s["hands"][s["turn"]]
+    card = ev["card"]
+    loose = s["center"]["cards"]
+    builds = {b["id"]: b for b in s["center"]["builds"]}
+    if card not in hand:
+        return False
+    if ev["type"] == "trail":
+        return made is None or made not in builds
+    if ev["type"] == "capture":
+        take = ev["take"]
+        if value(card) is None:
+            return (
+                len(take) == 1
+                and isinstance(take[0], list)
+                and len(take[0]) == 1
+                and take[0][0] in loose
+                and take[0][0][:-1] == card[:-1]
+            )
+        named: list[str] = []
+        for item in take:
+            if isinstance(item, str):
+                if item not in builds or builds[item]["value"] != value(card):
+                    return False
+                named.append(item)
+            else:
+                if any(c not in loose or value(c) is None for c in item):
+                    return False
+                if sum(value(c) for c in item) != value(card):  # type: ignore[misc]
+                    return False
+                named += item
+        return bool(take) and len(named) == len(set(named))
+
+    def worth(item: str) -> int | None:  # a part of a build or a call
+        if item in builds:
+            return None if builds[item]["called"] else builds[item]["value"]
+        return value(item) if item in loose else None
+
+    v = ev["value"]
+    rest = [c for c in hand if c != card]
+    if value(card) is None or not any(value(c) == v for c in rest):
+        return False
+    if ev["type"] == "build":
+        items = ev["with"]
+        if card in items or len(set(items)) != len(items) or not 2 <= v <= 10:
+            return False
+        parts = [worth(x) for x in items]
+        return None not in parts and value(card) + sum(parts) == v  # type: ignore[operator,arg-type]
+    groups = ev["groups"]
+    flat = [x for group in groups for x in group]
+    if len(groups) < 2 or flat.count(card) != 1 or len(set(flat)) != len(flat) or not 1 <= v <= 10:
+        return False
+    for group in groups:
+        parts = [value(card) if x == card else worth(x) for x in group]
+        if None in parts or sum(parts) != v:  # type: ignore[arg-type]
+            return False
+    return True
+
+
+def _candidates(s: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """Plays, legal or not, made of the hand, the center and a few strangers."""
+    hand = s["hands"][s["turn"]]
+    ids = [b["id"] for b in s["center"]["builds"]] + ["b99"]
+    cards = s["center"]["cards"] + ["AS", "5H", "10D", "KC"]
+    worths = {b["id"]: b["value"] for b in s["center"]["builds"]}
+    out = []
+    for _ in range(60):
+        card = rng.choice(hand) if rng.random() < 0.9 else rng.choice(["2S", "QH", "7C"])
+        base = {"player": s["turn"], "card": card}
+        names = [*cards, *ids, card]
+
+        def some(k: int, names: list[str] = names) -> list[str]:
+            return [rng.choice(names) for _ in range(k)]
+
+        kind = rng.choice(["capture", "build", "call", "trail"])
+        if kind == "trail":
+            out.append({"type": kind, **base})
+        elif kind == "capture":
+            take = [
+                rng.choice(ids) if rng.random() < 0.3 else rng.sample(cards, rng.randint(1, 3))
+                for _ in range(rng.randint(1, 3))
+            ]
+            out.append({"type": kind, **base, "take": take})
+        else:
+            groups = [[card, *some(rng.randint(0, 2))]] + [
+                some(rng.randint(1, 3)) for _ in range(rng.randint(1, 3))
+            ]
+            first = groups[0] if kind == "call" else groups[0][1:] or some(1)
+            total = sum(worths.get(x, value(x) or 0) for x in first) + (kind == "build") * (
+                value(card) or 0
+            )
+            v = total if rng.random() < 0.7 else rng.randint(0, 11)
+            if kind == "build":
+                out.append({"type": kind, **base, "with": first, "value": v})
+            else:
+                rng.shuffle(groups)
+                out.append({"type": kind, **base, "groups": groups, "value": v})
+    return out
+
+
+def test_the_engine_accepts_exactly_what_the_issue_allows():
+    """Thousands of plays, legal and not, in the states of nine seeded games: the engine
+    accepts a play exactly when the oracle written from the issue does."""
+    from games.engine.casino.bots import choose
+
+    rng = random.Random(14)
+    checked = accepted = 0
+    for seed in range(9):
+        g = new_game(("a", "b", "c", "d")[: 2 + seed % 3], seed=seed)
+        made: dict[str, str | None] = {}
+        bots = random.Random(seed)
+        while not g.is_over:
+            if g.turn is None:
+                g.push({"type": "deal"})
+                continue
+            s = g.summary()
+            for ev in _candidates(s, rng) + g.legal_moves()[:30]:
+                expected = legal_by_the_issue(s, made.get(s["turn"]), ev)
+                try:
+                    g.copy().push(ev)
+                    got = True
+                except EngineError:
+                    got = False
+                assert got == expected, (ev, s["center"], s["hands"][s["turn"]])
+                checked += 1
+                accepted += got
+            move = choose(g.legal_moves(), bots, 0.5)
+            before = {b["id"] for b in center(g)["builds"]}
+            g.push(move)
+            new = [b["id"] for b in center(g)["builds"] if b["id"] not in before]
+            made[move["player"]] = new[0] if move["type"] in ("build", "call") else None
+    assert checked > 50_000 and accepted > 5_000 and checked - accepted > 20_000
 
 
 # -- adversarial edge cases -------------------------------------------------------------------
