@@ -567,3 +567,52 @@ def test_hostile_events_answer_one_line_and_change_nothing(event):
 def test_hostile_sheet_lines_answer_one_line(scores):
     g = new_game(sheet=True)
     refused(g, {"type": "round", "scores": scores}, kind=EngineError)
+
+
+def test_sheet_rounds_real_play_can_give_are_accepted_and_a_three_way_race_plays_on():
+    g = new_game(("a", "b", "c", "d"), sheet=True, dealer="c")
+    # most cards and most spades tied (nobody scores them), every ace to one player
+    g.push(
+        {
+            "type": "round",
+            "scores": {
+                "a": {"aces": 4},
+                "b": {"big_casino": 2},
+                "c": {"little_casino": 1},
+                "d": {},
+            },
+        }
+    )
+    s = g.summary()
+    assert s["scores"] == {"a": 4, "b": 2, "c": 1, "d": 0} and s["dealer"] == "c"
+    assert s["round_scores"][0]["d"] == dict.fromkeys(
+        ["cards", "spades", "big_casino", "little_casino", "aces", "total"], 0
+    )
+    full = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "aces": 4}
+    g.push({"type": "round", "scores": {"a": full, "b": {}, "c": {}, "d": {}}})
+    assert g.summary()["dealer"] == "d"  # the left of c
+    g.push({"type": "round", "scores": {"a": {}, "b": full, "c": {}, "d": {}}})
+    assert g.summary()["dealer"] == "a"
+    # a and b reach 15 and 13: the target (21) is not reached, the game goes on
+    assert g.summary()["status"] == "in_progress"
+    g.push({"type": "round", "scores": {"a": {}, "b": full, "c": {}, "d": {}}})
+    s = g.summary()  # b reaches 24 alone at the top
+    assert s["scores"] == {"a": 15, "b": 24, "c": 1, "d": 0} and s["status"] == "finished"
+    assert s["placements"] == {"a": 2, "b": 1, "c": 3, "d": 4}
+    refused(g, {"type": "round", "scores": {"a": full, "b": {}, "c": {}, "d": {}}}, "over")
+
+
+def test_a_tie_at_the_top_above_the_target_plays_on_but_a_tie_below_it_does_not_matter():
+    g = new_game(("a", "b", "c"), sheet=True, target=11)
+    full = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1, "aces": 4}
+    seven = {"cards": 3, "spades": 1, "big_casino": 2, "little_casino": 1}
+    g.push({"type": "round", "scores": {"a": seven, "b": {"aces": 4}, "c": {}}})
+    g.push({"type": "round", "scores": {"a": {"aces": 4}, "b": seven, "c": {}}})
+    assert g.summary()["scores"] == {"a": 11, "b": 11, "c": 0}
+    assert g.summary()["status"] == "in_progress"  # a tie at the top plays on
+    g.push({"type": "round", "scores": {"a": {"aces": 1}, "b": {}, "c": {**full, "aces": 3}}})
+    s = g.summary()  # a 12 wins; b 11, c 10
+    assert s["status"] == "finished" and s["placements"] == {"a": 1, "b": 2, "c": 3}
+    h = new_game(("a", "b", "c"), sheet=True, target=11)
+    h.push({"type": "round", "scores": {"a": full, "b": {}, "c": {}}})
+    assert h.summary()["placements"] == {"a": 1, "b": 2, "c": 2}  # ties below share a place
