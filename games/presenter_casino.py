@@ -408,9 +408,9 @@ class CasinoPresenter(Presenter):
 
 
 def _round_over(summary: Mapping[str, Any]) -> bool:
-    """Whether the next deal starts a round: before the first deal, or once the last
-    deal of a round was played out (the round's scores were added). Only a guess for
-    the prefilled box: the scorekeeper may add or drop ``center``."""
+    """Whether the next deal starts a round (and so turns up the center's four):
+    before the first deal, or once the round's last deal was played out (its scores
+    are in ``round_scores``, one per finished round)."""
     if not summary.get("round"):
         return True
     return len(summary.get("round_scores") or []) >= int(summary.get("round") or 0)
