@@ -616,3 +616,17 @@ def test_a_tie_at_the_top_above_the_target_plays_on_but_a_tie_below_it_does_not_
     h = new_game(("a", "b", "c"), sheet=True, target=11)
     h.push({"type": "round", "scores": {"a": full, "b": {}, "c": {}}})
     assert h.summary()["placements"] == {"a": 1, "b": 2, "c": 2}  # ties below share a place
+
+
+@pytest.mark.parametrize("max_events", [2, 3, 4, 11])
+def test_a_simulation_cut_short_right_after_a_deal_still_replays(max_events):
+    """The safety-net ``end`` may follow a deal at once: it must not carry the deal's
+    cards (the cards named by the last event are those of that event only)."""
+    log = engine.simulate("casino", players=2, seed=1, max_events=max_events)
+    assert log[-1] == {"type": "end", "reason": "time"}
+    assert engine.replay(log).summary()["end"] == {"event": len(log), "reason": "time"}
+    g = new_game(seed=1)
+    g.push({"type": "deal"})
+    assert g.named_event({"type": "end", "reason": "time"}) == {"type": "end", "reason": "time"}
+    g.push({"type": "end", "reason": "time"})
+    assert g._named == {}

@@ -178,8 +178,9 @@ class CasinoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The cards named by the last applied event (a seeded deal's hands and center),
-        # for the bots, which push seeded deals without cards and log them named.
+        # The cards named by the latest event pushed (a deal's hands and center; empty
+        # after any other event, ``end`` and ``correction`` included), for the bots,
+        # which push seeded deals without cards and log them named.
         self._named: dict[str, Any] = {}
 
     @classmethod
@@ -260,6 +261,7 @@ class CasinoGame(Game):
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
         kind = event.get("type")
+        self._named = {}  # the cards named by this event only (a seeded deal fills them)
         if kind == "correction":  # after the end only: Game._apply_correction
             places = self._apply_correction(event)
             self._placements = {self._idx[p]: v for p, v in places.items()}
@@ -281,7 +283,6 @@ class CasinoGame(Game):
                 raise IllegalMove(f"a score sheet holds only 'round' lines, not {kind!r}")
             if kind == "round" and not self.sheet:
                 raise IllegalMove("'round' lines belong to a score sheet (start with sheet: true)")
-            self._named = {}
             _HANDLERS[kind](self, event)
         self._events += 1
 
