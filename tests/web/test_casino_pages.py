@@ -411,6 +411,11 @@ def test_without_a_seed_the_page_asks_for_the_cards_dealt(client, game, scorekee
     assert log[14]["type"] == "deal" and "center" not in log[14]
     html = html_lib.unescape(client.get(score_url(game)).content.decode())
     assert '{"type": "deal", "hands": {"ann": [], "bob": [], "cat": []}}' in html
+    # the next round's first deal turns up a center again
+    second = next(n for n in range(2, len(log)) if "center" in log[n])
+    record(game, log[14:second], first=15)
+    html = html_lib.unescape(client.get(score_url(game)).content.decode())
+    assert '{"type": "deal", "hands": {"ann": [], "bob": [], "cat": []}, "center": []}' in html
 
 
 def test_a_score_sheet_line_is_prefilled(client, scorekeeper, tournament):
