@@ -617,3 +617,14 @@ def test_a_friendly_casino_game_from_a_whole_log(client, django_capture_on_commi
     assert Rating.objects.filter(kind="casino").count() == 3
     html = page(client, game)
     assert "Casino game" in html and html.count('<table class="casino-round"') == 2
+
+
+@pytest.mark.parametrize("language", ["es", "de"])
+def test_the_game_page_in_other_languages(client, game, language):
+    log = simulated()
+    record(game, log[:57])
+    url = reverse("tournaments:game-detail", args=[game.pk])
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    html = html_lib.unescape(response.content.decode())
+    assert f'<html lang="{language}">' in html and html.count("data-build=") == 2
