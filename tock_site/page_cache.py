@@ -51,7 +51,9 @@ as the view set them (``Vary``, ``Content-Language`` and ``Vary: Cookie`` are ad
 the outer middleware on every answer, hit or miss, as before). So a signed-in
 visitor's page, or any page carrying a CSRF token or a cookie, is never stored nor
 served to anybody else. A cache that cannot be reached is skipped: the page is
-rendered as without it.
+rendered as without it, and the process leaves the cache alone for
+:data:`RETRY_SECONDS`; a version move it could not make then is made, as a fresh
+version, at its next page or write once the cache answers again.
 """
 
 from __future__ import annotations
@@ -81,6 +83,8 @@ VERSION_KEY = "tock:pages:version"
 ENTRY_PREFIX = "tock:page:"
 #: Longest query string a cached page may have (longer ones are rendered afresh).
 MAX_QUERY = 200
+#: Seconds the page cache leaves a cache that failed alone before trying it again.
+RETRY_SECONDS = 5.0
 #: Response header that marks an answer served from the page cache.
 HIT_HEADER = "X-Page-Cache"
 
@@ -108,13 +112,41 @@ def page_version() -> int:
     return int(version)
 
 
+class _Health:
+    """Per process: after the cache failed, the page cache leaves it alone for
+    :data:`RETRY_SECONDS` (a write must not wait for a dead Redis on every statement),
+    and a version move missed meanwhile becomes a fresh version once it answers again
+    (so no entry of before the outage is served after it)."""
+
+    down_until = 0.0
+    missed = False
+
+    @classmethod
+    def down(cls) -> bool:
+        return time.monotonic() < cls.down_until
+
+    @classmethod
+    def failed(cls, what: str) -> None:
+        cls.down_until = time.monotonic() + RETRY_SECONDS
+        cls.missed = True
+        logger.warning("page cache: %s failed; off for %s s", what, RETRY_SECONDS, exc_info=True)
+
+
 def _bump() -> None:
+    if _Health.down():
+        _Health.missed = True
+        return
     try:
-        cache.incr(VERSION_KEY)
-    except ValueError:  # no version yet (or evicted): a fresh one
-        cache.set(VERSION_KEY, _fresh_version(), None)
-    except Exception:  # the cache is down: nothing is served from it either
-        logger.warning("page cache: the version could not be moved on", exc_info=True)
+        if _Health.missed:
+            cache.set(VERSION_KEY, _fresh_version(), None)
+            _Health.missed = False
+            return
+        try:
+            cache.incr(VERSION_KEY)
+        except ValueError:  # no version yet (or evicted): a fresh one
+            cache.set(VERSION_KEY, _fresh_version(), None)
+    except Exception:
+        _Health.failed("moving the version on")
 
 
 def _bump_after_commit() -> None:
@@ -242,7 +274,7 @@ class PageCacheMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         miss = getattr(request, "_page_cache_miss", None)
-        if miss is not None and _storable(request, response):
+        if miss is not None and not _Health.down() and _storable(request, response):
             key, version = miss
             headers = [
                 (name, value)
@@ -258,7 +290,7 @@ class PageCacheMiddleware:
                     settings.PAGE_CACHE_SECONDS,
                 )
             except Exception:
-                logger.warning("page cache: %s not stored", request.path, exc_info=True)
+                _Health.failed(f"storing {request.path}")
         return response
 
     def process_view(
@@ -271,14 +303,18 @@ class PageCacheMiddleware:
         marked = getattr(view_func, "page_cache", None)
         if marked is None or not _cacheable(request, marked[0]):
             return None
+        if _Health.down():
+            return None
         key = _key(request, marked[1])
         try:
+            if _Health.missed:  # a change went unrecorded while the cache was down
+                _bump()
             found = cache.get_many([VERSION_KEY, key])
             version = found.get(VERSION_KEY)
             if version is None:
                 version = page_version()
         except Exception:
-            logger.warning("page cache unreachable; rendering %s", request.path, exc_info=True)
+            _Health.failed(f"reading {request.path}")
             return None
         entry = found.get(key)
         if entry is None or entry[0] != version:

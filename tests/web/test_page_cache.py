@@ -21,6 +21,7 @@ from tests.tournaments.factories import (
     UserFactory,
     seat_table,
 )
+from tock_site import page_cache
 from tock_site.page_cache import HIT_HEADER, page_version
 from tournaments.models import Player
 from tournaments.permissions import SYSTEM
@@ -215,4 +216,40 @@ def test_live_events_leave_the_cached_pages_alone_until_something_shown_changes(
             game=event["game"], event=log[sequence - 1], expected_sequence=sequence, user=SYSTEM
         )
     assert page_version() == version
+    assert _hit(_get(client, page)[0])
+
+
+@pytest.fixture
+def unreachable_cache(settings):
+    """The default cache on a Redis port where nothing listens."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "OPTIONS": {"socket_connect_timeout": 0.2, "socket_timeout": 0.2},
+        }
+    }
+    yield
+    page_cache._Health.down_until, page_cache._Health.missed = 0.0, False  # for the next test
+
+
+def test_with_the_cache_down_pages_render_and_results_are_recorded(event, unreachable_cache):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    for url in _pages(event):
+        assert not _hit(_get(Client(), url)[0])
+    game_record_placements(
+        game=event["game"], placements={"bob": 1, "ann": 2, "cy": 3, "di": 4}, user=SYSTEM
+    )
+    assert 'class="place place-1"' in _get(Client(), page)[0].content.decode()
+    # The process leaves the dead cache alone for a while, and remembers the missed change.
+    assert page_cache._Health.down() and page_cache._Health.missed
+
+
+def test_a_change_missed_while_the_cache_was_down_drops_the_older_pages(client, event):
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    _get(client, page)
+    assert _hit(_get(client, page)[0])
+    page_cache._Health.missed = True  # as after a write during an outage
+    assert not _hit(_get(client, page)[0])
+    assert not page_cache._Health.missed
     assert _hit(_get(client, page)[0])

@@ -12,6 +12,8 @@ after commit: at once so that a later read of the same transaction (and tests, w
 transactions never commit) sees the change; after commit so that a reader who cached
 the old rows between the two (before the commit was visible) does not keep them.
 
+A cache that cannot be reached is skipped (logged): the rows are computed.
+
 Invariants: privacy is never cached: the ``hidden`` flags are read afresh on every
 cached read (one query) and masking is done per viewer. A player's new display name
 may lag by at most :data:`CACHE_SECONDS`. Small events (fewer than
@@ -23,6 +25,7 @@ never meets old rows. Services never read cached standings (seating uses
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.core.cache import cache
@@ -30,6 +33,8 @@ from django.db import transaction
 
 from tournaments.models import Player, Tournament
 from tournaments.selectors.standings import StandingRow, standings_mask, standings_unmasked
+
+logger = logging.getLogger(__name__)
 
 #: Rows from which computed standings are kept in the cache.
 CACHE_MIN_ROWS = 200
@@ -49,9 +54,12 @@ def _rows_key(tournament: Tournament, version: int) -> str:
 def _bump(tournament_id: int) -> None:
     key = _version_key(tournament_id)
     try:
-        cache.incr(key)
-    except ValueError:  # no version yet (or evicted): any new value will do
-        cache.set(key, 1, None)
+        try:
+            cache.incr(key)
+        except ValueError:  # no version yet (or evicted): any new value will do
+            cache.set(key, 1, None)
+    except Exception:  # the cache is down: nothing is read from it either
+        logger.warning("standings cache: version of %s not moved on", tournament_id, exc_info=True)
 
 
 def standings_invalidate(*, tournament_id: int) -> None:
@@ -64,13 +72,20 @@ def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> 
     """:func:`~tournaments.selectors.standings.tournament_standings` for the pages and
     the API: the same rows, masked for ``user``, from the cache when the event is big
     and nothing changed since they were computed."""
-    version = cache.get(_version_key(tournament.pk), 0)
-    key = _rows_key(tournament, version)
-    cached = cache.get(key)
+    try:
+        version = cache.get(_version_key(tournament.pk), 0)
+        key = _rows_key(tournament, version)
+        cached = cache.get(key)
+    except Exception:  # the cache is down: computed, as for a small event
+        logger.warning("standings cache unreachable", exc_info=True)
+        key, cached = None, None
     if cached is None:
         rows = standings_unmasked(tournament=tournament)
-        if len(rows) >= CACHE_MIN_ROWS:
-            cache.set(key, rows, CACHE_SECONDS)  # stored as a copy (pickled), before masking
+        if key is not None and len(rows) >= CACHE_MIN_ROWS:
+            try:
+                cache.set(key, rows, CACHE_SECONDS)  # a copy (pickled), before masking
+            except Exception:
+                logger.warning("standings cache: rows not stored", exc_info=True)
         return standings_mask(rows=rows, tournament=tournament, user=user)
     # Privacy is read afresh: a player who hid since the rows were cached is hidden now.
     # (Hidden players are few: all of them, then those of these rows.)
