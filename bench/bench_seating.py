@@ -45,7 +45,11 @@ METHODS = ("optimise", "greedy", "slice")
 
 
 class Event:
-    def __init__(self, n: int, seed: int) -> None:
+    """A simulated event of ``rounds`` rounds; each request says how many are left
+    (``rounds_left``, this one included), as the round services do."""
+
+    def __init__(self, n: int, seed: int, rounds: int = 5) -> None:
+        self.rounds = rounds
         self.rng = random.Random(seed)
         self.ids = [f"p{i:04d}" for i in range(n)]
         self.points = dict.fromkeys(self.ids, 0.0)
@@ -62,6 +66,7 @@ class Event:
             met=dict(self.met),
             seed=f"{self.seed}:{self.round + 1}",
             shuffle=self.round == 0,
+            rounds_left=max(1, self.rounds - self.round),
         )
 
     def play(self, tables: list[list[str]]) -> None:
@@ -112,7 +117,7 @@ def report(title: str, totals: dict, rounds: int) -> None:
 
 
 def bench_big(n: int = 1000, rounds: int = 6, seed: int = 1) -> bool:
-    event = Event(n, seed)
+    event = Event(n, seed, rounds)
     event.play(seat_round(event.request()))  # round 1: random tables
     for _ in range(2, rounds):
         event.play(seat_round(event.request(), method="optimise"))
@@ -129,7 +134,7 @@ def bench_small(n: int, rounds: int, seeds: int) -> bool:
     totals: dict = {}
     seating_worst = first_worst = 0
     for seed in range(seeds):
-        event = Event(n, seed)
+        event = Event(n, seed, rounds)
         event.play(seat_round(event.request()))  # round 1: random tables
         for _ in range(2, rounds + 1):
             run_round(event, totals)
@@ -159,7 +164,7 @@ def bench_own_events(n: int, rounds: int, seeds: int) -> None:
     for method in METHODS:
         rep, spr = 0, 0.0
         for seed in range(seeds):
-            event = Event(n, seed)
+            event = Event(n, seed, rounds)
             event.play(seat_round(event.request()))
             for _ in range(2, rounds + 1):
                 request = event.request()

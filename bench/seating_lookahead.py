@@ -9,11 +9,13 @@ tables, rounds 2..R measured). Each policy seats its own events (the same seeds)
 every request the greedy baseline is computed too, so the greedy's figures follow each
 policy's own history.
 
-Policies (all but ``today`` use :class:`Exact`, a branch and bound over every seating
+Policies (all but the first two use :class:`Exact`, a branch and bound over every seating
 of the round, and all keep the greedy's tables as the fallback start):
 
-* ``today``: the package's optimiser (``seat_round(..., method="optimise")``), spread
-  bounded per round by the greedy's (the rule it applies).
+* ``steps 1-5``: the package's local search alone (``seat_round(..., method=
+  "optimise")`` without ``rounds_left``), spread bounded per round by the greedy's.
+* ``step 6``: the package's optimiser with ``rounds_left`` (the next round in view,
+  :mod:`tournaments.seating.lookahead`), same bound.
 * ``exact``: the exact per-round optimum (least weighted repeats, then least spread)
   under the same per-round bound.
 * ``lookahead``: as ``exact``, but a seating is charged, besides its repeats, one per
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import math
 import random
 import sys
@@ -272,7 +275,8 @@ class Exact:
 
 #: name -> (look ahead, bound: "round" | "credit" | None, mu)
 POLICIES: dict[str, tuple[bool, str | None, float]] = {
-    "today": (False, "round", 0.0),
+    "steps 1-5": (False, "round", 0.0),
+    "step 6": (True, "round", 0.0),
     "exact": (False, "round", 0.0),
     "lookahead": (True, "round", 0.0),
     "credit": (True, "credit", 0.0),
@@ -295,7 +299,9 @@ def run_policy(name: str, n: int, rounds: int, seeds: int) -> dict:
         for number in range(2, rounds + 1):
             request = event.request()
             start = time.perf_counter()
-            if name == "today":
+            if name.startswith("step"):
+                if name == "steps 1-5":
+                    request = dataclasses.replace(request, rounds_left=None)
                 tables = seat_round(request, method="optimise")
             else:
                 players = list(request.players)

@@ -69,7 +69,11 @@ class SeatingRequest:
       allowed sizes, preferred first; as many tables of the preferred size as possible,
       :func:`~tournaments.seating.table_plan`) or ``"even"`` (today's rule, the one
       :meth:`build` uses: tables as even as possible between the smallest and largest
-      allowed size, :func:`~tournaments.seating.split_sizes`).
+      allowed size, :func:`~tournaments.seating.split_sizes`);
+    * ``rounds_left``: the rounds still to seat in this stage, this one included
+      (``None``: unknown, the default). With 2 or more, a small event's optimiser
+      chooses this round's tables with the next round in view
+      (:mod:`~tournaments.seating.lookahead`); 1 or ``None``: this round alone.
     """
 
     players: tuple[SeatingPlayer, ...]
@@ -78,6 +82,7 @@ class SeatingRequest:
     seed: int | str = 0
     shuffle: bool = False
     size_rule: str = "preferred"
+    rounds_left: int | None = None
 
     def __post_init__(self) -> None:
         ids = [p.id for p in self.players]
@@ -90,6 +95,14 @@ class SeatingRequest:
         for size in self.table_sizes:
             if not isinstance(size, int) or isinstance(size, bool) or size < 2:
                 raise SeatingError("bad_table_size", f"bad table size {size!r}")
+        if self.rounds_left is not None and (
+            not isinstance(self.rounds_left, int)
+            or isinstance(self.rounds_left, bool)
+            or self.rounds_left < 1
+        ):
+            raise SeatingError(
+                "bad_input", f"rounds_left must be a positive integer: {self.rounds_left!r}"
+            )
         if self.size_rule not in SIZE_RULES:
             raise SeatingError("bad_input", f"unknown size rule {self.size_rule!r}")
         for player in self.players:
@@ -164,7 +177,8 @@ class SeatingRequest:
     @classmethod
     def from_json(cls, data: Any) -> SeatingRequest:
         """Parse the CLI's JSON object (``{"table_sizes", "players", "met", "seed",
-        "shuffle"}``; ``players`` items are ``{"id", "points", "seats"}`` or bare ids)."""
+        "shuffle", "size_rule", "rounds_left"}``; ``players`` items are ``{"id", "points",
+        "seats"}`` or bare ids; ``rounds_left`` optional)."""
         if not isinstance(data, Mapping):
             raise SeatingError("bad_input", "the input must be a JSON object")
         try:
@@ -197,6 +211,7 @@ class SeatingRequest:
                 seed=0 if seed is None else seed,
                 shuffle=bool(data.get("shuffle", False)),
                 size_rule=data.get("size_rule", "preferred"),
+                rounds_left=data.get("rounds_left"),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, SeatingError):
@@ -242,7 +257,9 @@ def seat_round(
         return slice_tables(
             [players[i].id for t in greedy_groups(problem, sizes) for i in t], sizes, rng
         )
-    groups = optimise_groups(problem, sizes, rng, max_evals=max_evals)
+    groups = optimise_groups(
+        problem, sizes, rng, max_evals=max_evals, rounds_left=request.rounds_left
+    )
     return [[players[i].id for i in seat_order(t, problem.seats, rng)] for t in groups]
 
 

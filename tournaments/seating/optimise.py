@@ -21,6 +21,11 @@ Grouping (:func:`optimise_groups`)
    the local minima that step 3 leaves at small events, where repeats are dense.
 5. **Spread polish**: swaps between neighbouring tables that lower the spread without
    adding weighted repeats.
+6. **Lookahead** (small events, when the request says how many rounds are left:
+   :mod:`.lookahead`): among this round's best seatings within the same budget (an
+   exact branch and bound), the one whose next round can have the fewest repeats; the
+   exact per-round optimum in the last round. Kept only if it has no more repeat pairs
+   than the greedy and no more spread.
 
 The work is bounded by a count of evaluated swaps (``max_evals``), not by the clock, so
 the result is the same on every machine: deterministic for a request and seed.
@@ -38,18 +43,32 @@ bound would be tighter and is not applied). Nothing is carried between rounds: e
 call sees one round, and a seating never spends more spread than the greedy would in
 that round.
 
-What limits the small events (measured on the bench's 16-player events, 5 events,
-rounds 2-5, greedy 135 repeats): this search 69; the exact per-round optimum under
-this bound (branch and bound over all partitions into 4 tables) 64, so the search is
-close to it; the same round-by-round search with no spread bound at all 40. The bound
-costs repeats, but even without it round-by-round seating cannot reach the goal (a
-quarter of the greedy's): at 16 players the later rounds need the earlier ones to
-leave the right pairs unmet (for 4 tables of 4, five repeat-free rounds exist only when
-the rounds form the parallel classes of an affine plane). A two-round lookahead
-(among this round's best seatings, the one whose next round can have the fewest
-repeats) reached 38 against the greedy's 112 on the same events when measured with an
-exhaustive enumeration, 2 s or more a round in Python, and is not used: the 16-player
-goal is not met.
+What limits the small events (measured on the bench's 16-player events, rounds 2-5 of
+5 events; ``bench/seating_lookahead.py`` reproduces the research figures, each policy
+seating its own events with the greedy on the same requests; 12 events in brackets):
+
+* steps 1-5 alone: 69 repeats against the greedy's 135, 51% (177 of 315, 56%); the exact
+  per-round optimum under this bound does no better (67 of 134; 170 of 313);
+* step 6 (the next round in view): 43 against 119, 36% (130 of 291, 45%);
+* looking at the whole rest of the event instead (a seating charged one repeat per
+  remaining round that the unmet pairs can no longer seat without a repeat): no change
+  (67 of 134; 170 of 313), and the same with an event-level bound that carries the
+  spread saved in earlier rounds (65 of 130): the bound binds in round 2 and 3 already.
+  At 16 players the greedy's round-2 spread is 0 (after round 1, the players of equal
+  points come from different tables), which leaves one seating; round 3 must then be one
+  of the 6 (of 24) transversal seatings that extend to the affine plane, and in none of
+  the 5 events does one fit in the greedy's round-3 spread;
+* without any bound the lookahead seats the affine plane: 0 repeats, at a mean spread of
+  3.14 against the greedy's 2.79 (3.10 against 2.66). Pricing the spread instead of
+  bounding it (cost = repeats + 0.85 x spread sum) gives 25 of 102 (53 of 233, 23%) at
+  2.74 against 2.76 (2.78 against 2.64: more spread than the greedy over 12 events, and
+  in 8 of them); at 0.90, 61 of 225 at 2.70 against 2.63 (12 events); at 1.00 the spread
+  falls below the greedy's and the repeats rise to 65%. No such price is a guarantee.
+
+So the goal (a quarter of the greedy's repeats at no more spread) is not met at 16
+players under the per-round bound, and no reading of the bound that the algorithm can
+guarantee (per round, or per event with the savings carried forward) reaches it in these
+measurements; only an unbounded trade does, on some events and not on others.
 
 Seat order (:func:`seat_order`)
 -------------------------------
@@ -65,6 +84,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .lookahead import LOOKAHEAD_MAX_PLAYERS, lookahead_groups
 
 #: Default work budget: evaluated swaps per call (about 0.1 s at 1,000 players).
 DEFAULT_MAX_EVALS = 400_000
@@ -316,9 +337,12 @@ def optimise_groups(
     *,
     max_evals: int = DEFAULT_MAX_EVALS,
     window: int = 3,
+    rounds_left: int | None = None,
 ) -> list[list[int]]:
     """The tables (lists of indices, in table order) of the optimiser: see the module
-    docstring. Never more repeat pairs than :func:`greedy_groups`, never more spread."""
+    docstring. Never more repeat pairs than :func:`greedy_groups`, never more spread.
+    ``rounds_left`` (this round included; ``None``: unknown): with 2 or more at a small
+    event, step 6 (:mod:`.lookahead`) picks the tables with the next round in view."""
     greedy = greedy_groups(problem, sizes)
     budget = spread_sum(problem, greedy)
     start = slice_groups(problem.n, sizes)
@@ -329,6 +353,12 @@ def optimise_groups(
         groups = _search(problem, greedy, budget, rng, max_evals, window)
         if _worse(problem, groups, greedy):
             groups = greedy
+    if rounds_left is not None and problem.n <= LOOKAHEAD_MAX_PLAYERS:
+        ahead = lookahead_groups(
+            problem, sizes, budget, groups, rounds_left, repeat_count(problem, greedy)
+        )
+        if not _worse(problem, ahead, greedy):
+            groups = ahead
     return groups
 
 
