@@ -45,6 +45,10 @@ is rendered afresh). The key holds the scheme, host, path, the sorted query, the
 active language (cookie or ``Accept-Language``, chosen by ``LocaleMiddleware``) and,
 for API views, the ``Accept`` header.
 
+A crowd reloading at once (every live page refetches right after a result) costs one
+render: the first request of a version takes a short lock (``cache.add``) and renders;
+the others wait for its entry, at most :data:`WAIT_SECONDS`, then render themselves.
+
 What is stored: a ``200`` answer whose rendering set no cookie, used no CSRF token
 (``get_token``), did not touch the session's contents and left no message; headers
 as the view set them (``Vary``, ``Content-Language`` and ``Vary: Cookie`` are added by
@@ -85,6 +89,10 @@ ENTRY_PREFIX = "tock:page:"
 MAX_QUERY = 200
 #: Seconds the page cache leaves a cache that failed alone before trying it again.
 RETRY_SECONDS = 5.0
+#: Seconds a render lock lives at most (a request that died holding it).
+LOCK_SECONDS = 10
+#: Seconds a request waits for another's render of the same page before rendering it.
+WAIT_SECONDS = 2.0
 #: Response header that marks an answer served from the page cache.
 HIT_HEADER = "X-Page-Cache"
 
@@ -272,26 +280,34 @@ class PageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
-        miss = getattr(request, "_page_cache_miss", None)
-        if miss is not None and not _Health.down() and _storable(request, response):
-            key, version = miss
-            headers = [
-                (name, value)
-                for name, value in response.items()
-                if name.lower() not in ("content-length", "set-cookie")
-            ]
-            try:
-                # The version read before rendering: if a change came meanwhile, the
-                # entry is already stale and the next visitor renders afresh.
-                cache.set(
-                    key,
-                    (version, response.content, response.charset, headers),
-                    settings.PAGE_CACHE_SECONDS,
-                )
-            except Exception:
-                _Health.failed(f"storing {request.path}")
+        try:
+            response = self.get_response(request)
+            miss = getattr(request, "_page_cache_miss", None)
+            if miss is not None and not _Health.down() and _storable(request, response):
+                self._store(request, response, key=miss[0], version=miss[1])
+        finally:
+            lock = getattr(request, "_page_cache_lock", None)
+            if lock is not None:
+                try:
+                    cache.delete(lock)
+                except Exception:
+                    _Health.failed("releasing a render lock")
         return response
+
+    @staticmethod
+    def _store(request: HttpRequest, response: HttpResponse, *, key: str, version: int) -> None:
+        headers = [
+            (name, value)
+            for name, value in response.items()
+            if name.lower() not in ("content-length", "set-cookie")
+        ]
+        try:
+            # The version read before rendering: if a change came meanwhile, the entry
+            # is already stale and the next visitor renders afresh.
+            entry = (version, response.content, response.charset, headers)
+            cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
+        except Exception:
+            _Health.failed(f"storing {request.path}")
 
     def process_view(
         self,
@@ -313,13 +329,14 @@ class PageCacheMiddleware:
             version = found.get(VERSION_KEY)
             if version is None:
                 version = page_version()
+            entry = found.get(key)
+            if entry is None or entry[0] != version:
+                entry = self._render_once(request, key, version)
         except Exception:
             _Health.failed(f"reading {request.path}")
             return None
-        entry = found.get(key)
-        if entry is None or entry[0] != version:
-            request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
-            return None
+        if entry is None:
+            return None  # this request renders (and stores) the page
         _version, content, charset, headers = entry
         response = HttpResponse(content, charset=charset)
         for name, value in headers:
@@ -328,6 +345,32 @@ class PageCacheMiddleware:
         patch_vary_headers(response, ("Cookie",))
         response[HIT_HEADER] = "hit"
         return response
+
+    @staticmethod
+    def _render_once(request: HttpRequest, key: str, version: int) -> tuple | None:
+        """A miss: the entry of ``version`` another request is rendering right now (the
+        live pages of a crowd all reload at once after a result), or ``None`` when this
+        request is to render it. The first request of a version takes a short lock;
+        the others wait for its entry (at most :data:`WAIT_SECONDS`, then they render
+        themselves), so a crowd costs one render, not one each."""
+        lock = f"{key}:render:{version}"
+        if cache.add(lock, 1, LOCK_SECONDS):
+            request._page_cache_lock = lock  # type: ignore[attr-defined]
+            request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
+            return None
+        deadline = time.monotonic() + WAIT_SECONDS
+        pause = 0.005
+        while time.monotonic() < deadline:
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+            if cache.get(lock) is None:  # rendered (or given up): the entry, if any
+                break
+        found = cache.get_many([VERSION_KEY, key])
+        entry = found.get(key)
+        if entry is not None and entry[0] == found.get(VERSION_KEY):
+            return entry
+        request._page_cache_miss = (key, found.get(VERSION_KEY) or version)  # type: ignore[attr-defined]
+        return None
 
 
 __all__ = [

@@ -4,9 +4,11 @@ tokens and cookies never cross from one visitor to another."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -253,3 +255,37 @@ def test_a_change_missed_while_the_cache_was_down_drops_the_older_pages(client, 
     assert not _hit(_get(client, page)[0])
     assert not page_cache._Health.missed
     assert _hit(_get(client, page)[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_crowd_reloading_at_once_costs_one_render(requires_postgres):
+    """After a result, every live page reloads at the same moment: one request renders,
+    the others wait for its entry instead of rendering it too."""
+    tournament = TournamentFactory(status="running")
+    players = [PlayerFactory(handle=h) for h in ("ann", "bob", "cy", "di")]
+    for player in players:
+        RegistrationFactory(tournament=tournament, player=player)
+    seat_table(RoundFactory(tournament=tournament, number=1, status="running"), players)
+    page = reverse("tournaments:tournament-detail", args=[tournament.pk])
+    crowd = 8
+    start = threading.Barrier(crowd)
+    answers: list[tuple[int, bool, int]] = []
+
+    def visitor() -> None:
+        try:
+            start.wait()
+            with CaptureQueriesContext(connections["default"]) as queries:
+                response = Client().get(page)
+            answers.append((response.status_code, _hit(response), len(queries.captured_queries)))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=visitor) for _ in range(crowd)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(answers) == crowd and all(status == 200 for status, _, _ in answers)
+    rendered = [queries for _, hit, queries in answers if not hit]
+    assert len(rendered) == 1 and rendered[0] > 0, answers
+    assert all(queries == 0 for _, hit, queries in answers if hit)
