@@ -44,6 +44,8 @@ Seating (the algorithm is :func:`tournaments.seating.seat_round`, pure and seede
 * table sizes are the tournament's ``table_sizes`` (preferred first) within the game's
   ``min_players``/``max_players`` (:func:`table_size_limits`); a final table seats all
   the finalists;
+* a Swiss round's request says how many Swiss rounds are left, this one included
+  (``rounds_left``): small events choose the tables with the next round in view;
 * randomness is seeded by tournament, round number and ``seed``: seating is reproducible.
 
 Rounds get ``deadline = seated + round_minutes`` when the tournament sets a time limit.
@@ -266,6 +268,15 @@ def _ordered(
     return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
 
 
+def _rounds_left(tournament: Tournament, rnd: Round) -> int | None:
+    """The Swiss rounds still to seat, ``rnd`` included (the seating looks one round
+    ahead with it at small events); ``None`` for an elimination round (how many follow
+    depends on the results)."""
+    if rnd.stage != Stage.SWISS or rnd.number > tournament.swiss_rounds:
+        return None
+    return tournament.swiss_rounds - rnd.number + 1
+
+
 def _seat_tables(
     tournament: Tournament,
     rnd: Round,
@@ -299,6 +310,7 @@ def _seat_tables(
             met={k: v for k, v in met.items() if k <= by_id.keys()},
             seed=f"{tournament.pk}:{rnd.number}:{seed}",
             shuffle=shuffle,
+            rounds_left=_rounds_left(tournament, rnd),
         )
         tables = seating.seat_round(request)
     except seating.SeatingError as exc:
