@@ -19,11 +19,17 @@ Methods (``seat_round(request, method=...)``, :data:`METHODS`)
   descent, then a seeded min-conflicts tabu search while repeats remain) that lowers
   the repeat pairs, weighted by the times they met, without letting the total (so the
   mean) table spread exceed the greedy baseline's; then, at each table, the seat order
-  of least total ``seats[player][position]`` (exact, ties from the seed). Never more
-  repeat pairs than the greedy baseline, never more spread (checked, with the greedy's
-  tables as the fallback). The work is bounded by a count of evaluated swaps
-  (``max_evals``), not a clock: deterministic on every machine (about 0.03 s at 1,000
-  players, 0.2 s at most for 100 with dense repeats; ``make bench``).
+  of least total ``seats[player][position]`` (exact, ties from the seed). When the
+  request says how many rounds are left in the stage (``rounds_left``, this round
+  included) and the event is small (16 players or fewer), the tables are then chosen
+  with the next round in view (:mod:`.lookahead`: among this round's best seatings
+  within the same spread budget, the one whose next round can have the fewest repeats;
+  the exact per-round optimum in the last round). Never more repeat pairs than the
+  greedy baseline, never more spread (checked, with the greedy's tables as the
+  fallback). The work is bounded by counts (evaluated swaps, ``max_evals``; search
+  nodes), not a clock: deterministic on every machine (about 0.03 s at 1,000 players,
+  0.2 s at most for 100 with dense repeats, 0.5 s at most at 16 with ``rounds_left``;
+  ``make bench``).
 * ``"slice"``: today's seating (:func:`slice_tables`; :func:`random_tables` when
   ``shuffle``), seat order shuffled. The baseline :func:`slice_baseline`.
 * ``"greedy"``: the baseline :func:`greedy_baseline`: each table takes the best-placed
@@ -67,7 +73,11 @@ Invariants (tested with hypothesis in ``tests/seating/``)
   optimiser, so the seatings stored by earlier versions stay reproducible);
 * ``"slice"`` tables are contiguous slices of the standings, in order;
 * ``"optimise"``: never more repeat pairs than the greedy baseline, at no more mean
-  spread; each table's seat order has the least seat cost.
+  spread (the bound is per round: see :mod:`.optimise`, "The spread rule"), with or
+  without ``rounds_left``; each table's seat order has the least seat cost;
+* ``rounds_left`` changes nothing above 16 players; in the last round (1) a small
+  event gets the exact per-round optimum (least weighted repeats) among the seatings
+  with no more spread and no more repeat pairs than the greedy's.
 
 Entry point
 -----------
@@ -75,14 +85,18 @@ Entry point
 ``python -m tournaments.seating [--method auto] < round.json > tables.json`` reads::
 
     {"table_sizes": [4, 3], "players": [{"id": "ana", "points": 7.5, "seats": [1, 2, 0, 2]}],
-     "met": [["ana", "ben", 2]], "seed": 1, "shuffle": false, "size_rule": "preferred"}
+     "met": [["ana", "ben", 2]], "seed": 1, "shuffle": false, "size_rule": "preferred",
+     "rounds_left": 3}
 
-(``players`` in standings order, best first) and answers
+(``players`` in standings order, best first; ``rounds_left`` optional: the rounds still
+to seat in this stage, this one included, a positive integer; the round services send
+it for Swiss rounds) and answers
 ``{"tables": [["cai", "ana", "dan", "ben"], ...]}``, each table in seat order. Bad
 input: ``seating: <reason>`` on stderr, exit status 2. From Python::
 
     SeatingRequest(players=(SeatingPlayer(pk, points, seats), ...), table_sizes=(4, 3),
-                   met={frozenset({a, b}): times, ...}, seed=f"{tournament}:{round}")
+                   met={frozenset({a, b}): times, ...}, seed=f"{tournament}:{round}",
+                   rounds_left=3)
 """
 
 from __future__ import annotations
