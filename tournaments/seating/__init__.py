@@ -21,14 +21,14 @@ Methods (``seat_round(request, method=...)``, :data:`METHODS`)
   mean) table spread exceed the greedy baseline's; then, at each table, the seat order
   of least total ``seats[player][position]`` (exact, ties from the seed). When the
   request says how many rounds are left in the stage (``rounds_left``, this round
-  included) and the event is small (16 players or fewer), the tables are then chosen
+  included) and the event is small (24 players or fewer), the tables are then chosen
   with the next round in view (:mod:`.lookahead`: among this round's best seatings
   within the same spread budget, the one whose next round can have the fewest repeats;
   the exact per-round optimum in the last round). Never more repeat pairs than the
   greedy baseline, never more spread (checked, with the greedy's tables as the
   fallback). The work is bounded by counts (evaluated swaps, ``max_evals``; search
   nodes), not a clock: deterministic on every machine (about 0.03 s at 1,000 players,
-  0.2 s at most for 100 with dense repeats, 0.5 s at most at 16 with ``rounds_left``;
+  0.2 s at most for 100 with dense repeats, under 1 s at 24 or fewer with ``rounds_left``;
   ``make bench``).
 * ``"slice"``: today's seating (:func:`slice_tables`; :func:`random_tables` when
   ``shuffle``), seat order shuffled. The baseline :func:`slice_baseline`.
@@ -75,7 +75,7 @@ Invariants (tested with hypothesis in ``tests/seating/``)
 * ``"optimise"``: never more repeat pairs than the greedy baseline, at no more mean
   spread (the bound is per round: see :mod:`.optimise`, "The spread rule"), with or
   without ``rounds_left``; each table's seat order has the least seat cost;
-* ``rounds_left`` changes nothing above 16 players; in the last round (1) a small
+* ``rounds_left`` changes nothing above 24 players; in the last round (1) a small
   event gets the exact per-round optimum (least weighted repeats) among the seatings
   with no more spread and no more repeat pairs than the greedy's.
 
