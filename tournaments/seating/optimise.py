@@ -49,7 +49,9 @@ seating its own events with the greedy on the same requests; 12 events in bracke
 
 * steps 1-5 alone: 69 repeats against the greedy's 135, 51% (177 of 315, 56%); the exact
   per-round optimum under this bound does no better (67 of 134; 170 of 313);
-* step 6 (the next round in view): 43 against 119, 36% (130 of 291, 45%);
+* step 6 (the next round in view, with ``rounds_left``): 44 against 120, 37% (131 of
+  288, 45%), at a mean spread of 2.63 against the greedy's 2.74 (2.63 against 2.79),
+  0.35 s a round at most;
 * looking at the whole rest of the event instead (a seating charged one repeat per
   remaining round that the unmet pairs can no longer seat without a repeat): no change
   (67 of 134; 170 of 313), and the same with an event-level bound that carries the
@@ -66,9 +68,11 @@ seating its own events with the greedy on the same requests; 12 events in bracke
   falls below the greedy's and the repeats rise to 65%. No such price is a guarantee.
 
 So the goal (a quarter of the greedy's repeats at no more spread) is not met at 16
-players under the per-round bound, and no reading of the bound that the algorithm can
-guarantee (per round, or per event with the savings carried forward) reaches it in these
-measurements; only an unbounded trade does, on some events and not on others.
+players. The bound applied stays the per-round one: it is the reading the algorithm can
+guarantee from one request, and the event-level reading it could guarantee (spend only
+what earlier rounds saved, which needs the saving carried from round to round) measured
+no better; only an unbounded trade gets near a quarter, on some events and not on
+others.
 
 Seat order (:func:`seat_order`)
 -------------------------------
