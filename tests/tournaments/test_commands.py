@@ -48,7 +48,7 @@ def test_demo_is_idempotent(django_capture_on_commit_callbacks):
         Registration.objects.count(),
         get_user_model().objects.count(),
     )
-    assert counts[:2] == (1, 24)
+    assert counts[:2] == (3, 24)  # TOCK, UNO and Casino leagues
     out, _ = _run("demo")
     assert "already" in out
     assert counts == (
@@ -59,7 +59,7 @@ def test_demo_is_idempotent(django_capture_on_commit_callbacks):
         Registration.objects.count(),
         get_user_model().objects.count(),
     )
-    league = League.objects.get()
+    league = League.objects.get(kind="tock")
     finished, running = (
         league.tournaments.get(slug="winter-open"),
         league.tournaments.get(slug="spring-cup"),
@@ -72,6 +72,13 @@ def test_demo_is_idempotent(django_capture_on_commit_callbacks):
     assert Game.objects.filter(status="in_progress").exists()
     assert Game.objects.filter(result_source="placements").exists()
     assert Rating.objects.filter(kind="tock").count() == 24
+    # The UNO and Casino evenings: finished, every game played through, rated per kind.
+    for kind, slug in (("uno", "uno-night"), ("casino", "casino-evening")):
+        evening = League.objects.get(kind=kind).tournaments.get(slug=slug)
+        assert evening.status == "finished"
+        games = Game.objects.filter(kind=kind)
+        assert games.count() == 4 and not games.exclude(status="finished").exists()
+        assert Rating.objects.filter(kind=kind).count() == 8
     out, _ = _run("standings", "demo-tock/winter-open", "--json")
     rows = json.loads(out)["standings"]
     assert len(rows) == 24 and rows[0]["rank"] == 1 and rows[0]["games"] == 3

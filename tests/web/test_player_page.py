@@ -41,8 +41,13 @@ def _player_page(client, handle="ada"):
 
 def test_the_chart_has_axes_ticks_and_a_point_per_rated_game(client, demo):
     response, html = _player_page(client)
-    changes = list(RatingChange.objects.filter(player__handle="ada").order_by("game_finished_at"))
+    changes = list(
+        RatingChange.objects.filter(player__handle="ada", kind="tock").order_by("game_finished_at")
+    )
     assert changes
+    # One chart per game kind Ada is rated in, TOCK first (the engine's order).
+    captions = re.findall(r'aria-labelledby="chart-(\w+)-caption"', html)
+    assert captions == ["tock", "uno", "casino"]
     svg = html.split('<svg class="rating-chart"', 1)[1].split("</svg>", 1)[0]
     assert f'data-points="{len(changes)}"' in svg
     circles = re.findall(r'<circle class="point[^"]*"[^>]*><title>([^<]+)</title></circle>', svg)
@@ -61,7 +66,7 @@ def test_the_chart_has_axes_ticks_and_a_point_per_rated_game(client, demo):
     assert 'role="img" aria-labelledby="chart-tock-caption"' in svg
     assert 'id="chart-tock-caption"' in html
     assert f"after each of {len(changes)} rated games" in html
-    assert html.count('<table class="chart-table">') == 1
+    assert html.count('<table class="chart-table">') == 3
 
 
 def test_recent_games_show_place_and_rating_change_and_the_tournaments(client, demo):
@@ -77,7 +82,13 @@ def test_recent_games_show_place_and_rating_change_and_the_tournaments(client, d
         assert game.change == rated.get(played.pk)
     finished = next(g for g in page.games if g.change is not None)
     assert f"#{finished.place}</span>" in html
-    assert [r.tournament.slug for r in page.tournaments] == ["spring-cup", "winter-open"]
+    # Newest first: the running TOCK cup, the UNO and Casino evenings, the TOCK open.
+    assert [r.tournament.slug for r in page.tournaments] == [
+        "spring-cup",
+        "casino-evening",
+        "uno-night",
+        "winter-open",
+    ]
     assert "Winter Open" in html.split("<h2>Tournaments</h2>", 1)[1]
 
 

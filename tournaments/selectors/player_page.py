@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+import games.engine as engine
 from ratings.models import Rating
 from ratings.selectors import player_rating_histories
 from tournaments.charts import RatingChart, rating_chart
@@ -56,7 +57,11 @@ def player_page(*, player: Player, user: Any) -> PlayerPage:
     histories = player_rating_histories(player=player)
     by_game: dict[int, dict[str, Any]] = {}
     panels = []
-    for rating in player.ratings.all():
+    # The game kinds in the engine's order (TOCK first), not the database's.
+    order = {kind: i for i, kind in enumerate(engine.game_kinds())}
+    for rating in sorted(
+        player.ratings.all(), key=lambda r: (order.get(r.kind, len(order)), r.kind)
+    ):
         # A rating change is dated with its game's result (RatingChange.game_finished_at).
         history = [
             {**h, "change": h["after"] - h["before"], "date": h["game_finished_at"]}

@@ -1,4 +1,6 @@
-"""Demo data: a TOCK league of 24 players, a finished and a running tournament.
+"""Demo data: a TOCK league of 24 players, a finished and a running tournament; an UNO
+league and a Casino league, each with a finished evening of 8 of those players (so that
+every game the engine plays has pages, standings and ratings to look at).
 
 Games are played by the engine's bots (``engine.simulate``). Idempotent: when the demo
 league exists nothing is created again (users are still ensured). Users (password =
@@ -34,6 +36,13 @@ from tournaments.services import (
 )
 
 LEAGUE_SLUG = "demo-tock"
+#: The other kinds' demo leagues: (kind, league name, slug, event name, event slug).
+OTHER_LEAGUES = [
+    ("uno", "Demo UNO League", "demo-uno", "UNO Night", "uno-night"),
+    ("casino", "Demo Casino League", "demo-casino", "Casino Evening", "casino-evening"),
+]
+#: Players of the UNO and Casino evenings (the first of the TOCK league's players).
+OTHER_PLAYERS = 8
 NAMES = [
     "Ada Berg",
     "Ben Cole",
@@ -98,7 +107,8 @@ class Command(DomainCommand):
                 say("demo data already present; nothing to do")
                 return
             self._create(demo, referee, scorekeeper)
-        ratings_recompute(kind="tock")
+        for kind in ("tock", *(other[0] for other in OTHER_LEAGUES)):
+            ratings_recompute(kind=kind)
         say("demo data created: users demo/demo, referee/referee, scorekeeper/scorekeeper")
 
     def _create(self, demo: Any, referee: Any, scorekeeper: Any) -> None:
@@ -147,6 +157,54 @@ class Command(DomainCommand):
         self._play_round(rnd, scorekeeper)
         rnd = round_create_next(tournament=running, user=demo, seed="demo")
         self._play_round(rnd, scorekeeper, partial=True)
+        for kind, name, slug, event_name, event_slug in OTHER_LEAGUES:
+            self._other_league(
+                kind=kind,
+                name=name,
+                slug=slug,
+                event_name=event_name,
+                event_slug=event_slug,
+                players=players[:OTHER_PLAYERS],
+                demo=demo,
+                scorekeeper=scorekeeper,
+                day=today - dt.timedelta(days=30),
+            )
+
+    def _other_league(
+        self,
+        *,
+        kind: str,
+        name: str,
+        slug: str,
+        event_name: str,
+        event_slug: str,
+        players: list[Player],
+        demo: Any,
+        scorekeeper: Any,
+        day: dt.date,
+    ) -> None:
+        """A league of ``kind`` with one finished two-round evening at tables of 4."""
+        league = league_create(name=name, slug=slug, kind=kind, organizers=[demo], user=SYSTEM)
+        evening = tournament_create(
+            league=league,
+            name=event_name,
+            slug=event_slug,
+            starts_on=day,
+            ends_on=day,
+            venue="Café Tock",
+            rounds=2,
+            table_sizes=[4],
+            user=demo,
+        )
+        tournament_role_add(
+            tournament=evening, member=scorekeeper, role=Role.SCOREKEEPER, user=demo
+        )
+        for player in players:
+            registration_create(tournament=evening, player=player, checked_in=True, user=demo)
+        for _number in range(1, 3):
+            rnd = round_create_next(tournament=evening, user=demo, seed="demo")
+            self._play_round(rnd, scorekeeper)
+            _backdate(rnd, day)
 
     def _play_round(self, rnd: Round, user: Any, partial: bool = False) -> None:
         for table in round_tables(round=rnd):
