@@ -166,11 +166,14 @@ def pages_changed() -> None:
     current transaction commits (once per transaction, however often it is called)."""
     _bump()
     connection = transaction.get_connection()
-    if connection.in_atomic_block and any(
-        func is _bump_after_commit for _ids, func, _robust in connection.run_on_commit
-    ):
+    if not connection.in_atomic_block:
+        return  # autocommit: what changed is committed already
+    # Django starts a new list of on-commit callbacks with every transaction (and after
+    # a savepoint's rollback): registered once per list, found without scanning it.
+    if getattr(connection, "_pages_on_commit", None) is connection.run_on_commit:
         return
     transaction.on_commit(_bump_after_commit)
+    connection._pages_on_commit = connection.run_on_commit
 
 
 def _on_game_save(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -182,7 +185,11 @@ def _on_game_save(sender: Any, instance: Any, **kwargs: Any) -> None:
 def _watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
     """Execute wrapper: a statement writing a watched table moves the version on."""
     result = execute(sql, params, many, context)
-    if sql[:6] in WRITE_VERBS and any(table in sql[:80] for table in WATCHED_TABLES):
+    if (
+        isinstance(sql, str)
+        and sql[:6] in WRITE_VERBS
+        and any(table in sql[:80] for table in WATCHED_TABLES)
+    ):
         pages_changed()
     return result
 
@@ -356,6 +363,10 @@ class PageCacheMiddleware:
         lock = f"{key}:render:{version}"
         if cache.add(lock, 1, LOCK_SECONDS):
             request._page_cache_lock = lock  # type: ignore[attr-defined]
+            # Another request may have rendered and stored it since this one looked.
+            entry = cache.get(key)
+            if entry is not None and entry[0] == version:
+                return entry
             request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
             return None
         deadline = time.monotonic() + WAIT_SECONDS
