@@ -6,7 +6,8 @@
 #   make serve   the production way of serving, on one port (HTTP + WebSockets): gunicorn
 #                with WEB_CONCURRENCY uvicorn workers (tock_site/gunicorn.conf.py), DEBUG off
 #   make bench   run the benchmarks in bench/ (every bench/bench_*.py)
-#   make bench-web  pages and live appends, make serve vs daphne (DATABASE_URL: PostgreSQL)
+#   make bench-web  pages and live appends, make serve vs daphne, page cache on and off
+#                (DATABASE_URL: PostgreSQL; REDIS_URL: the cache as in production; wrk)
 #   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
 PYTHON ?= python3
 VENV := .venv
