@@ -40,10 +40,11 @@ Who gets a cached page
 ----------------------
 Only a plain anonymous ``GET``: no session cookie (so nobody signed in, and no
 messages kept in a session), no ``messages`` cookie, no ``Authorization`` header (API
-tokens), and only query parameters the view names (anything else, e.g. ``?find=``,
-is rendered afresh). The key holds the scheme, host, path, the sorted query, the
-active language (cookie or ``Accept-Language``, chosen by ``LocaleMiddleware``) and,
-for API views, the ``Accept`` header.
+tokens), only query parameters the view names with values of the shape it names
+(anything else, e.g. ``?find=`` or ``?round=x9``, is rendered afresh: nobody can fill
+the cache with variants), and for API views an ``Accept`` that allows JSON (the one
+renderer). The key holds the scheme, host, path, the sorted query and the active
+language (cookie or ``Accept-Language``, chosen by ``LocaleMiddleware``).
 
 A crowd reloading at once (every live page refetches right after a result) costs one
 render: the first request of a version takes a short lock (``cache.add``) and renders;
@@ -64,8 +65,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.apps import apps
@@ -218,22 +220,29 @@ def connect_signals() -> None:
 def page_cached(
     view: Callable[..., HttpResponse] | None = None,
     *,
-    params: Iterable[str] = (),
+    params: Mapping[str, str] | None = None,
     vary_accept: bool = False,
 ) -> Any:
-    """Mark ``view`` as a public read page the page cache may keep: ``params`` are the
-    query parameters it understands (a request with any other is rendered afresh);
-    ``vary_accept`` puts the ``Accept`` header in the key (API views). Usable as
-    ``@page_cached(params=[...])`` or ``page_cached(view, ...)``; returns ``view``."""
+    """Mark ``view`` as a public read page the page cache may keep. ``params`` maps the
+    query parameters it understands to the pattern of the values worth keeping (a
+    request with any other parameter or value is rendered afresh, so the number of
+    entries a page can have is bounded); ``vary_accept``: an API view, kept for
+    callers that accept JSON. Usable as ``@page_cached(params={...})`` or
+    ``page_cached(view, ...)``; returns ``view``."""
+    patterns = {name: re.compile(pattern) for name, pattern in (params or {}).items()}
 
     def mark(func: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        func.page_cache = (frozenset(params), vary_accept)  # type: ignore[attr-defined]
+        func.page_cache = (patterns, vary_accept)  # type: ignore[attr-defined]
         return func
 
     return mark(view) if view is not None else mark
 
 
-def _cacheable(request: HttpRequest, params: frozenset[str]) -> bool:
+#: What an API caller's ``Accept`` must allow for a cached (JSON) answer.
+JSON_ACCEPTS = ("application/json", "application/*", "*/*")
+
+
+def _cacheable(request: HttpRequest, patterns: dict[str, re.Pattern], vary_accept: bool) -> bool:
     if request.method != "GET" or settings.PAGE_CACHE_SECONDS <= 0:
         return False
     if "HTTP_AUTHORIZATION" in request.META:
@@ -241,20 +250,27 @@ def _cacheable(request: HttpRequest, params: frozenset[str]) -> bool:
     cookies = request.COOKIES
     if settings.SESSION_COOKIE_NAME in cookies or CookieStorage.cookie_name in cookies:
         return False
-    query = request.META.get("QUERY_STRING", "")
-    if len(query) > MAX_QUERY:
+    if len(request.META.get("QUERY_STRING", "")) > MAX_QUERY:
         return False
-    return all(key in params and len(request.GET.getlist(key)) == 1 for key in request.GET)
+    if vary_accept:
+        accept = request.META.get("HTTP_ACCEPT", "")
+        if accept and not any(kind in accept for kind in JSON_ACCEPTS):
+            return False
+    for name in request.GET:
+        values = request.GET.getlist(name)
+        pattern = patterns.get(name)
+        if pattern is None or len(values) != 1 or not pattern.fullmatch(values[0]):
+            return False
+    return True
 
 
-def _key(request: HttpRequest, vary_accept: bool) -> str:
+def _key(request: HttpRequest) -> str:
     parts = [
         request.scheme or "",
         request.get_host(),
         request.path,
         "&".join(f"{k}={v}" for k, v in sorted(request.GET.items())),
         translation.get_language() or "",
-        request.META.get("HTTP_ACCEPT", "") if vary_accept else "",
     ]
     digest = hashlib.blake2b("\n".join(parts).encode(), digest_size=20).hexdigest()
     return f"{ENTRY_PREFIX}{digest}"
@@ -324,11 +340,11 @@ class PageCacheMiddleware:
         view_kwargs: Any,
     ) -> HttpResponse | None:
         marked = getattr(view_func, "page_cache", None)
-        if marked is None or not _cacheable(request, marked[0]):
+        if marked is None or not _cacheable(request, *marked):
             return None
         if _Health.down():
             return None
-        key = _key(request, marked[1])
+        key = _key(request)
         try:
             if _Health.missed:  # a change went unrecorded while the cache was down
                 _bump()

@@ -108,7 +108,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@page_cached(params=["round", "tables", "standings"])
+@page_cached(params={"round": r"[1-9][0-9]?", "tables": "all", "standings": "all"})
 @_hidden_as_404
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """A tournament: a finished one opens with its podium, a running one with its current

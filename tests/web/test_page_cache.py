@@ -166,12 +166,21 @@ def test_each_language_has_its_own_entry(client, event):
     assert _hit(response) and response["Content-Language"] == "de"
 
 
-def test_searches_other_parameters_and_message_or_session_cookies_render_afresh(client, event):
+def test_searches_other_parameters_or_values_and_message_or_session_cookies_render_afresh(
+    client, event
+):
     page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
-    for url in (page + "?find=ann", page + "?utm=x", page + "?round=1&round=2"):
+    odd = ("?find=ann", "?utm=x", "?round=1&round=2", "?round=x9", "?round=123", "?tables=yes")
+    for url in (page + query for query in odd):
         _get(client, url)
         response, queries = _get(client, url)
         assert not _hit(response) and queries > 0, url
+    # An API caller that does not take JSON is answered by the API itself (406).
+    api = reverse("api:tournament-standings", args=[event["tournament"].pk])
+    for accept in ("application/json", "*/*"):
+        _get(client, api, HTTP_ACCEPT=accept)
+        assert _hit(_get(client, api, HTTP_ACCEPT=accept)[0]), accept
+    assert client.get(api, HTTP_ACCEPT="text/html").status_code == 406
     _get(client, page)
     for cookie in ("messages", settings.SESSION_COOKIE_NAME):
         visitor = Client()
