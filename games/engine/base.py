@@ -26,6 +26,8 @@ STATUSES = (IN_PROGRESS, FINISHED, STALEMATE)
 CORRECTION_KEYS = frozenset({"type", "referee", "placements", "note"})
 #: The longest note a correction may carry (characters).
 MAX_CORRECTION_NOTE = 2000
+#: The ``reason`` of an ``end`` event, in every kind (see :meth:`Game._check_end`).
+END_REASONS = ("time", "adjudicated")
 
 
 class Game(ABC):
@@ -140,6 +142,21 @@ class Game(ABC):
         return players
 
     @classmethod
+    def _check_start(cls, event: object, keys: frozenset[str]) -> list[str]:
+        """The checks every kind's :meth:`start` makes first, in this order: the event is
+        a JSON object, of type ``start``, for this kind's ``game``, with no field but
+        ``keys`` (:func:`check_keys`); then its ``players`` (:meth:`check_players`),
+        which it returns. Raises ``InvalidEvent``."""
+        if not isinstance(event, dict):
+            raise InvalidEvent("the start event must be a JSON object")
+        if event.get("type") != "start":
+            raise InvalidEvent("the first event must have type 'start'")
+        if event.get("game") != cls.kind:
+            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
+        check_keys(event, keys)
+        return cls.check_players(event.get("players"))
+
+    @classmethod
     def check_placements(cls, players: Sequence[str], placements: object) -> dict[str, int]:
         """Check a placements mapping (player -> place) against the seated ``players``;
         return it in seat order.
@@ -219,11 +236,7 @@ class Game(ABC):
         """
         if not isinstance(event, Mapping) or event.get("type") != "correction":
             raise InvalidEvent("a correction event has type 'correction'")
-        extra = sorted(
-            str(k) for k in event if k not in CORRECTION_KEYS and not str(k).startswith("_")
-        )
-        if extra:
-            raise InvalidEvent(f"unknown field(s) for 'correction' event: {', '.join(extra)}")
+        check_keys(event, CORRECTION_KEYS)
         if self.status == IN_PROGRESS:
             raise IllegalMove(
                 "no correction while the game is in progress: a referee settles a dispute "
@@ -265,6 +278,39 @@ class Game(ABC):
         entry = self._check_correction(event)
         self._corrections = [*self._corrections, entry]
         return dict(entry["placements"])
+
+    # -- the end event, shared by every kind ----------------------------------------
+    def _check_end(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, int] | None]:
+        """Check the fields of an ``end`` event every kind shares, changing nothing;
+        return the summary's ``end`` entry and the given placements (seat -> place) or
+        ``None``.
+
+        ``{"type": "end", "reason": R, "referee"?: name, "placements"?: {...}}``, checked
+        in this order: ``reason`` one of :data:`END_REASONS`, ``referee`` (optional) a
+        string (both ``InvalidEvent``), ``placements`` (optional) through
+        :meth:`check_placements`. The entry is ``{"event": event_count + 1, "reason"}``
+        plus ``"referee"`` when given and ``"placements_given": true`` when placements
+        are. A kind may check more (TOCK: who went out keeps their place) before it
+        records the entry and finishes the game; without placements it places the
+        players itself.
+        """
+        reason = event.get("reason")
+        if reason not in END_REASONS:
+            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
+        referee = event.get("referee")
+        if referee is not None and not isinstance(referee, str):
+            raise InvalidEvent("'referee' must be a string")
+        given = event.get("placements")
+        places = None
+        if given is not None:
+            checked = self.check_placements(self.players, given)
+            places = {seat: checked[p] for seat, p in enumerate(self.players)}
+        entry: dict[str, Any] = {"event": self.event_count + 1, "reason": reason}
+        if referee is not None:
+            entry["referee"] = referee
+        if places is not None:
+            entry["placements_given"] = True
+        return entry, places
 
     @property
     def corrections(self) -> list[dict[str, Any]]:
@@ -375,6 +421,17 @@ def valid_competition_ranking(places: Iterable[int]) -> bool:
     each place is one more than the number of places better than it."""
     ordered = sorted(places)
     return all(v == 1 + sum(1 for w in ordered if w < v) for v in ordered)
+
+
+def check_keys(event: Mapping[Any, Any], allowed: frozenset[str]) -> None:
+    """Refuse an event holding a field its type does not know, in every kind:
+    ``InvalidEvent`` naming them (sorted); keys starting with ``_`` are callers'
+    metadata and always allowed."""
+    if event.keys() <= allowed:
+        return
+    extra = sorted(str(k) for k in event if k not in allowed and not str(k).startswith("_"))
+    if extra:
+        raise InvalidEvent(f"unknown field(s) for {event.get('type')!r} event: {', '.join(extra)}")
 
 
 def _unprintable(ch: str) -> bool:

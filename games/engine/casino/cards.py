@@ -8,7 +8,7 @@ counts 1 and a number card its face value; jacks, queens and kings have no value
 
 from __future__ import annotations
 
-import random
+from ..common import round_rng
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -37,10 +37,10 @@ LITTLE_CASINO = "2S"
 
 def round_deck(seed: int | str, round_no: int) -> list[str]:
     """The deck of round ``round_no`` (1-based) of a game seeded with ``seed``: the
-    canonical order shuffled with ``random.Random(f"{seed}/{round_no}").shuffle``.
-    Deals take cards from its front."""
+    canonical order shuffled with the round's generator (:func:`~games.engine.common.round_rng`:
+    ``random.Random(f"{seed}/{round_no}")``). Deals take cards from its front."""
     deck = list(CANONICAL)
-    random.Random(f"{seed}/{round_no}").shuffle(deck)
+    round_rng(seed, round_no).shuffle(deck)
     return deck
 
 

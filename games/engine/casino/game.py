@@ -30,11 +30,24 @@ part of the deck not dealt yet.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
-from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
+from ..common import (
+    check_event_type,
+    competition_places,
+    every_player,
+    fmt_cards,
+    hide_hands,
+    is_int,
+    placements_line,
+    seeded_mismatch,
+    start_dealer,
+    start_sheet_and_seed,
+    start_target,
+)
+from ..errors import IllegalMove, InvalidEvent
 from .cards import (
     ALL_CARDS,
     BIG_CASINO,
@@ -50,7 +63,6 @@ STATE_VERSION = 1
 HAND_SIZE = 4
 CENTER_SIZE = 4
 DECK_SIZE = 52
-END_REASONS = ("time", "adjudicated")
 #: The categories of a round's score, with the points each is worth.
 CATEGORIES = ("cards", "spades", "big_casino", "little_casino", "aces")
 #: ``legal_moves`` lists at most this many captures, builds and calls (each) per card
@@ -77,17 +89,6 @@ _PLAYS = ("capture", "build", "call", "trail")
 _BUILD_ID = re.compile(r"b[1-9][0-9]*")
 
 
-def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
-    """Unknown keys are an error; keys starting with ``_`` are callers' metadata."""
-    extra = sorted(str(k) for k in event if k not in allowed and not str(k).startswith("_"))
-    if extra:
-        raise InvalidEvent(f"unknown field(s) for {event.get('type')!r} event: {', '.join(extra)}")
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
 def _is_card(value: object) -> bool:
     return type(value) is str and value in ALL_CARDS
 
@@ -96,16 +97,6 @@ def _card_list(value: object, field: str) -> list[str]:
     if not isinstance(value, list) or not all(_is_card(c) for c in value):
         raise InvalidEvent(f"'{field}' must be a list of card codes like '10D', '2S' or 'KC'")
     return value
-
-
-def _fmt(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "none"
-
-
-def competition_places(totals: list[int]) -> dict[int, int]:
-    """Seat -> place by total, highest first; equal totals share a place and the next
-    place is skipped (1, 2, 2, 4)."""
-    return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
 
 
 def deals_per_round(players: int) -> int:
@@ -191,28 +182,10 @@ class CasinoGame(Game):
         or a string) fixes every deal; ``sheet: true`` makes it a score sheet of
         ``round`` lines (no seed then).
         """
-        if not isinstance(event, dict):
-            raise InvalidEvent("the start event must be a JSON object")
-        if event.get("type") != "start":
-            raise InvalidEvent("the first event must have type 'start'")
-        if event.get("game") != cls.kind:
-            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
-        _check_keys(event, START_KEYS)
-        players = cls.check_players(event.get("players"))
-        dealer = event.get("dealer", players[0])
-        if type(dealer) is not str or dealer not in players:
-            raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
-        target = event.get("target", 21)
-        if not _is_int(target) or target < 1:
-            raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
-        sheet = event.get("sheet", False)
-        if type(sheet) is not bool:
-            raise InvalidEvent("'sheet' must be true or false")
-        seed = event.get("seed")
-        if seed is not None and not (_is_int(seed) or isinstance(seed, str)):
-            raise InvalidEvent("'seed' must be an integer or a string")
-        if sheet and seed is not None:
-            raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
+        players = cls._check_start(event, START_KEYS)
+        dealer = start_dealer(event, players)
+        target = start_target(event, 21)
+        sheet, seed = start_sheet_and_seed(event)
         g = cls()
         g._names = tuple(players)
         g._idx = {p: i for i, p in enumerate(players)}
@@ -260,53 +233,23 @@ class CasinoGame(Game):
         for a malformed event, ``IllegalMove`` for a broken rule)."""
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
-        kind = event.get("type")
         self._named = {}  # the cards named by this event only (a seeded deal fills them)
-        if kind == "correction":  # after the end only: Game._apply_correction
+        if event.get("type") == "correction":  # after the end only: Game._apply_correction
             places = self._apply_correction(event)
             self._placements = {self._idx[p]: v for p, v in places.items()}
             self._events += 1
             return
-        keys = _KEYS.get(kind) if type(kind) is str else None
-        if keys is None:
-            if kind == "start":
-                raise InvalidEvent("a 'start' event may only be the first line")
-            raise InvalidEvent(f"unknown event type {kind!r}")
-        if not event.keys() <= keys:
-            _check_keys(event, keys)
-        if self._status != IN_PROGRESS:
-            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+        kind = check_event_type(event, _KEYS, self._status, self.sheet, "round")
         if kind == "end":
             self._on_end(event)
         else:
-            if self.sheet and kind != "round":
-                raise IllegalMove(f"a score sheet holds only 'round' lines, not {kind!r}")
-            if kind == "round" and not self.sheet:
-                raise IllegalMove("'round' lines belong to a score sheet (start with sheet: true)")
             _HANDLERS[kind](self, event)
         self._events += 1
-
-    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """Push events in order; ``LogError`` carries the failing event's line."""
-        push = self.push
-        for event in events:
-            try:
-                push(event)
-            except EngineError as exc:
-                raise LogError(self._events + 1, str(exc), exc) from None
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
         """A ``{player: [4 cards]}`` object naming every player, as seat-ordered lists."""
-        if not isinstance(value, dict):
-            raise InvalidEvent("'hands' must be an object mapping every player to a card list")
-        if value.keys() != self._idx.keys():
-            missing = [p for p in self._names if p not in value]
-            unknown = [str(k) for k in value if k not in self._idx]
-            raise InvalidEvent(
-                f"'hands' must name every player (missing: {', '.join(missing) or '-'}; "
-                f"not seated: {', '.join(unknown) or '-'})"
-            )
+        value = every_player(value, "hands", self._idx, "a card list")
         hands = [_card_list(value[p], f"hands.{p}") for p in self._names]
         for p, cards in enumerate(hands):
             if len(cards) != HAND_SIZE:
@@ -358,13 +301,11 @@ class CasinoGame(Game):
             pos += HAND_SIZE * n
             center = deck[pos : pos + CENTER_SIZE] if first else []
             if given_hands is not None and given_hands != hands:
-                bad = next(p for p in range(n) if given_hands[p] != hands[p])
-                raise IllegalMove(
-                    f"the seeded deal gives {self._names[bad]} {_fmt(hands[bad])}, "
-                    f"not {_fmt(given_hands[bad])}"
-                )
+                raise seeded_mismatch("deal", self._names, hands, given_hands)
             if given_center is not None and given_center != center:
-                raise IllegalMove(f"the seeded center is {_fmt(center)}, not {_fmt(given_center)}")
+                raise IllegalMove(
+                    f"the seeded center is {fmt_cards(center)}, not {fmt_cards(given_center)}"
+                )
         else:
             if given_hands is None or (first and given_center is None):
                 need = "'hands' and 'center' are" if first else "'hands' is"
@@ -416,7 +357,7 @@ class CasinoGame(Game):
         if not _is_card(card):
             raise InvalidEvent(f"'card' must be a card code like '10D', '2S' or 'KC', not {card!r}")
         if card not in self._hands[p]:
-            raise IllegalMove(f"{name} has no {card} (hand: {_fmt(self._hands[p])})")
+            raise IllegalMove(f"{name} has no {card} (hand: {fmt_cards(self._hands[p])})")
         return p, card
 
     def _build_by_id(self, bid: str) -> dict[str, Any]:
@@ -585,7 +526,7 @@ class CasinoGame(Game):
 
     def _value_field(self, event: dict[str, Any], lo: int) -> int:
         value = event.get("value")
-        if not _is_int(value):
+        if not is_int(value):
             raise InvalidEvent(f"'value' must be a whole number from {lo} to 10, not {value!r}")
         if not lo <= value <= 10:
             what = "build" if lo == 2 else "call"
@@ -613,11 +554,11 @@ class CasinoGame(Game):
         for item in items:
             total += self._item_value(item, loose, used, card, extend=True)[0]
         if total != value:
-            raise IllegalMove(f"{card} with {_fmt(items)} adds up to {total}, not {value}")
+            raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         if not self._holds_after(p, card, value):
             raise IllegalMove(
                 f"{name} may build {value} only holding another card of value {value} "
-                f"(hand after {card}: {_fmt(c for c in self._hands[p] if c != card)})"
+                f"(hand after {card}: {fmt_cards(c for c in self._hands[p] if c != card)})"
             )
         self._new_build(p, card, items, value, called=False)
 
@@ -660,7 +601,7 @@ class CasinoGame(Game):
         if not self._holds_after(p, card, value):
             raise IllegalMove(
                 f"{name} may call {value} only holding another card of value {value} "
-                f"(hand after {card}: {_fmt(c for c in self._hands[p] if c != card)})"
+                f"(hand after {card}: {fmt_cards(c for c in self._hands[p] if c != card)})"
             )
         self._new_build(p, card, items, value, called=True)
 
@@ -723,16 +664,7 @@ class CasinoGame(Game):
         round could give them (cards 3 to one player or nobody, spades 1 to one player
         or nobody, big casino 2 and little casino 1 each to exactly one player, aces 0
         to 4 a player adding up to 4). The dealer rotates each round."""
-        scores = event.get("scores")
-        if not isinstance(scores, dict):
-            raise InvalidEvent("'scores' must be an object mapping every player to their points")
-        if scores.keys() != self._idx.keys():
-            missing = [p for p in self._names if p not in scores]
-            unknown = [str(k) for k in scores if k not in self._idx]
-            raise InvalidEvent(
-                f"'scores' must name every player (missing: {', '.join(missing) or '-'}; "
-                f"not seated: {', '.join(unknown) or '-'})"
-            )
+        scores = every_player(event.get("scores"), "scores", self._idx, "their points")
         rows: list[dict[str, int]] = []
         for name in self._names:
             given = scores[name]
@@ -750,7 +682,7 @@ class CasinoGame(Game):
             row: dict[str, int] = {}
             for cat in CATEGORIES:
                 v = given.get(cat, 0)
-                if not _is_int(v):
+                if not is_int(v):
                     raise InvalidEvent(
                         f"the {cat} points of {name} must be a whole number, not {v!r}"
                     )
@@ -787,22 +719,7 @@ class CasinoGame(Game):
         """``end`` as for TOCK: ``reason`` ``time`` or ``adjudicated``, an optional
         ``referee`` and ``placements``; without placements the players are ranked by
         the totals of the finished rounds."""
-        reason = event.get("reason")
-        if reason not in END_REASONS:
-            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
-        referee = event.get("referee")
-        if referee is not None and not isinstance(referee, str):
-            raise InvalidEvent("'referee' must be a string")
-        given = event.get("placements")
-        places = None
-        if given is not None:
-            checked = self.check_placements(self._names, given)
-            places = {self._idx[p]: v for p, v in checked.items()}
-        self._end = {"event": self._events + 1, "reason": reason}
-        if referee is not None:
-            self._end["referee"] = referee
-        if places is not None:
-            self._end["placements_given"] = True
+        self._end, places = self._check_end(event)
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:
@@ -901,12 +818,7 @@ class CasinoGame(Game):
         (``turn`` is not ``null``) nobody sees another player's cards, so every
         ``hands`` list is emptied and ``hand_sizes`` (``{player: number of cards}``) is
         added instead. The center and the captured counts are public."""
-        shown = dict(summary)
-        hands = summary.get("hands")
-        if summary.get("turn") is not None and isinstance(hands, Mapping):
-            shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
-            shown["hands"] = {p: [] for p in hands}
-        return shown
+        return hide_hands(summary)
 
     @classmethod
     def public_event(cls, event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -944,8 +856,7 @@ class CasinoGame(Game):
                 f"{summary['captured'][name]}  hand [{hand}]"
             )
         if summary["placements"]:
-            ordered = sorted(summary["placements"].items(), key=lambda kv: kv[1])
-            lines.append("placements: " + ", ".join(f"{n} ({place})" for n, place in ordered))
+            lines.append(placements_line(summary["placements"]))
         lines.append(f"rounds scored: {len(summary['round_scores'])}")
         return "\n".join(lines)
 

@@ -34,11 +34,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, register
+from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, check_keys, register
+from ..common import start_seed
 from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
 from .rules import (
     DECK_SIZE,
-    END_REASONS,
     FORGOT_CENTER,
     FORGOT_DISCARD,
     MODES,
@@ -69,23 +69,6 @@ DRAW, PLAY, FLIP = 1, 2, 3  # the moves, as TockGame._run() codes them
 _MOVES = {"draw": DRAW, "play": PLAY, "flip": FLIP}
 RULINGS = ("correct", "incorrect")
 STATE_VERSION = 1
-
-
-def _unknown_fields(event: dict[str, Any], allowed: frozenset[str]) -> InvalidEvent:
-    extra = sorted(k for k in event if k not in allowed and not k.startswith("_"))
-    return InvalidEvent(f"unknown field(s) for {event.get('type')!r} event: {', '.join(extra)}")
-
-
-def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
-    # Keys starting with "_" are reserved for callers' metadata and ignored.
-    if not event.keys() <= allowed and any(
-        k not in allowed and not k.startswith("_") for k in event
-    ):
-        raise _unknown_fields(event, allowed)
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int
 
 
 def _competition_places(order: list[int], counts: list[int], base: int) -> dict[int, int]:
@@ -210,23 +193,14 @@ class TockGame(Game):
         ``first`` defaults to the first player, ``mode`` to ``"table"``; ``seed``
         (an int or a string) shuffles the table, see :func:`.rules.shuffled_deck`.
         """
-        if not isinstance(event, dict):
-            raise InvalidEvent("the start event must be a JSON object")
-        if event.get("type") != "start":
-            raise InvalidEvent("the first event must have type 'start'")
-        if event.get("game") != cls.kind:
-            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
-        _check_keys(event, START_KEYS)
-        players = cls.check_players(event.get("players"))
+        players = cls._check_start(event, START_KEYS)
         first = event.get("first", players[0])
         if first not in players:
             raise InvalidEvent(f"'first' must be one of the players, not {first!r}")
         mode = event.get("mode", "table")
         if mode not in MODES:
             raise InvalidEvent(f"'mode' must be 'table' or 'strict', not {mode!r}")
-        seed = event.get("seed")
-        if seed is not None and not (_is_int(seed) or isinstance(seed, str)):
-            raise InvalidEvent("'seed' must be an integer or a string")
+        seed = start_seed(event)
 
         g = cls()
         g._names = tuple(players)
@@ -403,7 +377,7 @@ class TockGame(Game):
                         raise IllegalMove(
                             f"the game is over ({self._status}); no events after the end"
                         )
-                    _check_keys(ev, keys)
+                    check_keys(ev, keys)
                     move = _MOVES.get(kind, 0)
                     if not move:  # a knock or an end
                         self._table, self._pos, self._acted, self._events = table, pos, acted, done
@@ -736,7 +710,7 @@ class TockGame(Game):
     def _on_tock(self, event: dict[str, Any]) -> bool:
         """Judge and apply a knock; returns whether the knocked turn is now over (for
         :meth:`_run` to end it)."""
-        _check_keys(event, TOCK_KEYS)
+        check_keys(event, TOCK_KEYS)
         name = event.get("player")
         k = self._idx.get(name) if type(name) is str else None
         if k is None:
@@ -797,18 +771,9 @@ class TockGame(Game):
 
     def _on_end(self, event: dict[str, Any]) -> bool:
         """Apply an ``end`` event (the game is over: no turn to end)."""
-        _check_keys(event, END_KEYS)
-        reason = event.get("reason")
-        if reason not in END_REASONS:
-            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
-        referee = event.get("referee")
-        if referee is not None and not isinstance(referee, str):
-            raise InvalidEvent("'referee' must be a string")
-        given = event.get("placements")
-        places: dict[int, int] | None = None
-        if given is not None:
-            idx = self._idx
-            places = {idx[p]: v for p, v in self.check_placements(self._names, given).items()}
+        check_keys(event, END_KEYS)
+        entry, places = self._check_end(event)
+        if places is not None:
             # Going out is final (rule 2): whoever went out keeps their place.
             out = self._out
             for i, p in enumerate(out, 1):
@@ -823,11 +788,7 @@ class TockGame(Game):
                         f"{self._names[p]} cannot share or precede place {v}: "
                         f"places 1 to {len(out)} belong to the players who went out"
                     )
-        self._end = {"event": self._events + 1, "reason": reason}
-        if referee is not None:
-            self._end["referee"] = referee
-        if places is not None:
-            self._end["placements_given"] = True
+        self._end = entry
         self._finish(FINISHED, places)
         return False
 

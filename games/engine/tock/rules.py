@@ -16,8 +16,6 @@ FORGOT_CENTER = "forgot_center"  # playing to another player a card that fits th
 WRONG_DISCARD = "wrong_discard"  # placing a drawn card that fits somewhere on your own discard
 INFRACTIONS = (FORGOT_DISCARD, FORGOT_CENTER, WRONG_DISCARD)
 
-END_REASONS = ("time", "adjudicated")
-
 
 def sorted_deck() -> list[int]:
     """The 121 cards in their canonical order: series 1..20 six times, then the 21."""

@@ -29,11 +29,25 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
-from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
+from ..common import (
+    check_event_type,
+    competition_places,
+    every_player,
+    fmt_cards,
+    hide_hands,
+    is_int,
+    placements_line,
+    round_rng,
+    seeded_mismatch,
+    start_dealer,
+    start_sheet_and_seed,
+    start_target,
+)
+from ..errors import IllegalMove, InvalidEvent
 from .cards import (
     ALL_CARDS,
     CANONICAL,
@@ -48,7 +62,6 @@ from .cards import (
 
 STATE_VERSION = 1
 HAND_SIZE = 7
-END_REASONS = ("time", "adjudicated")
 
 # Phases: what the player to move (``_active``) must do.
 IDLE = "idle"  # no hand running: a ``deal`` (or a sheet's ``hand``) comes next
@@ -78,33 +91,10 @@ _KEYS = {
 }
 
 
-def _check_keys(event: dict[str, Any], allowed: frozenset[str]) -> None:
-    """Unknown keys are an error; keys starting with ``_`` are callers' metadata."""
-    extra = sorted(k for k in event if k not in allowed and not str(k).startswith("_"))
-    if extra:
-        raise InvalidEvent(
-            f"unknown field(s) for {event.get('type')!r} event: {', '.join(map(str, extra))}"
-        )
-
-
-def _is_int(value: object) -> bool:
-    return type(value) is int
-
-
 def _card_list(value: object, field: str) -> list[str]:
     if not isinstance(value, list) or not all(type(c) is str and c in ALL_CARDS for c in value):
         raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
-
-
-def competition_places(totals: list[int]) -> dict[int, int]:
-    """Seat -> place by total, highest first; equal totals share a place and the next
-    place is skipped (1, 2, 2, 4)."""
-    return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
-
-
-def _fmt(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "none"
 
 
 @register
@@ -167,31 +157,13 @@ class UnoGame(Game):
         to 500; ``seed`` (an int or a string) fixes every hand's cards; ``sheet: true``
         makes it a score sheet of ``hand`` lines (no seed then).
         """
-        if not isinstance(event, dict):
-            raise InvalidEvent("the start event must be a JSON object")
-        if event.get("type") != "start":
-            raise InvalidEvent("the first event must have type 'start'")
-        if event.get("game") != cls.kind:
-            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
-        _check_keys(event, START_KEYS)
-        players = cls.check_players(event.get("players"))
-        dealer = event.get("dealer", players[0])
-        if type(dealer) is not str or dealer not in players:
-            raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
+        players = cls._check_start(event, START_KEYS)
+        dealer = start_dealer(event, players)
         deck = event.get("deck", "classic")
         if deck not in DECKS:
             raise InvalidEvent(f"'deck' must be 'classic' or '2018', not {deck!r}")
-        target = event.get("target", 500)
-        if not _is_int(target) or target < 1:
-            raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
-        sheet = event.get("sheet", False)
-        if type(sheet) is not bool:
-            raise InvalidEvent("'sheet' must be true or false")
-        seed = event.get("seed")
-        if seed is not None and not (_is_int(seed) or isinstance(seed, str)):
-            raise InvalidEvent("'seed' must be an integer or a string")
-        if sheet and seed is not None:
-            raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
+        target = start_target(event, 500)
+        sheet, seed = start_sheet_and_seed(event)
         g = cls()
         g._names = tuple(players)
         g._idx = {p: i for i, p in enumerate(players)}
@@ -243,29 +215,16 @@ class UnoGame(Game):
         for a malformed event, ``IllegalMove`` for a broken rule)."""
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
-        kind = event.get("type")
-        if kind == "correction":  # after the end only: Game._apply_correction
+        if event.get("type") == "correction":  # after the end only: Game._apply_correction
             places = self._apply_correction(event)
             self._placements = {self._idx[p]: v for p, v in places.items()}
             self._events += 1
             return
-        keys = _KEYS.get(kind) if type(kind) is str else None
-        if keys is None:
-            if kind == "start":
-                raise InvalidEvent("a 'start' event may only be the first line")
-            raise InvalidEvent(f"unknown event type {kind!r}")
-        if not event.keys() <= keys:
-            _check_keys(event, keys)
-        if self._status != IN_PROGRESS:
-            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+        kind = check_event_type(event, _KEYS, self._status, self.sheet, "hand")
         if kind == "end":
             self._on_end(event)
             self._catchable = None
         else:
-            if self.sheet and kind != "hand":
-                raise IllegalMove(f"a score sheet holds only 'hand' lines, not {kind!r}")
-            if kind == "hand" and not self.sheet:
-                raise IllegalMove("'hand' lines belong to a score sheet (start with sheet: true)")
             caught = self._catch_draw
             if caught is not None and not (
                 kind == "draw" and event.get("player") == self._names[caught]
@@ -278,15 +237,6 @@ class UnoGame(Game):
             self._named = {}
             self._catchable = _HANDLERS[kind](self, event)
         self._events += 1
-
-    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """Push events in order; ``LogError`` carries the failing event's line."""
-        push = self.push
-        for event in events:
-            try:
-                push(event)
-            except EngineError as exc:
-                raise LogError(self._events + 1, str(exc), exc) from None
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
@@ -337,7 +287,7 @@ class UnoGame(Game):
         counts: Counter[str] | None = None
         pile: list[str] | None = None
         if self.seed is not None:
-            rng = random.Random(f"{self.seed}/{hand_no}")
+            rng = round_rng(self.seed, hand_no)
             deck = list(CANONICAL[self.deck])
             rng.shuffle(deck)
             hands: list[list[str]] = [[] for _ in range(n)]
@@ -354,13 +304,11 @@ class UnoGame(Game):
             pile = deck[pos:] + up[:-1]  # the returned W4s at the bottom
             pile.reverse()  # drawn from the end
             if given_hands is not None and given_hands != hands:
-                bad = next(p for p in range(n) if given_hands[p] != hands[p])
-                raise IllegalMove(
-                    f"the seeded deal gives {self._names[bad]} {_fmt(hands[bad])}, "
-                    f"not {_fmt(given_hands[bad])}"
-                )
+                raise seeded_mismatch("deal", self._names, hands, given_hands)
             if given_up is not None and given_up != up:
-                raise IllegalMove(f"the seeded up cards are {_fmt(up)}, not {_fmt(given_up)}")
+                raise IllegalMove(
+                    f"the seeded up cards are {fmt_cards(up)}, not {fmt_cards(given_up)}"
+                )
             pile_n = len(pile)
         else:
             if given_hands is None or given_up is None:
@@ -414,15 +362,7 @@ class UnoGame(Game):
 
     def _hands_field(self, value: object, field: str) -> list[list[str]]:
         """A ``{player: [cards]}`` object naming every player, as seat-ordered lists."""
-        if not isinstance(value, dict):
-            raise InvalidEvent(f"'{field}' must be an object mapping every player to a card list")
-        if value.keys() != self._idx.keys():
-            missing = [p for p in self._names if p not in value]
-            unknown = [str(k) for k in value if k not in self._idx]
-            raise InvalidEvent(
-                f"'{field}' must name every player (missing: {', '.join(missing) or '-'}; "
-                f"not seated: {', '.join(unknown) or '-'})"
-            )
+        value = every_player(value, field, self._idx, "a card list")
         return [_card_list(value[p], f"{field}.{p}") for p in self._names]
 
     # ------------------------------------------------------------------ colour
@@ -450,7 +390,7 @@ class UnoGame(Game):
             raise IllegalMove(self._not_now(name, "play"))
         hand = self._hands[p]
         if card not in hand:
-            raise IllegalMove(f"{name} has no {card} (hand: {_fmt(hand)})")
+            raise IllegalMove(f"{name} has no {card} (hand: {fmt_cards(hand)})")
         if phase == DRAWN and card != self._drawn:
             if self._drawn is None:
                 raise IllegalMove(f"{name} drew nothing and may only pass")
@@ -542,11 +482,7 @@ class UnoGame(Game):
                 dealt[order[i % n]].append(c)
             if hands is not None and hands != dealt:
                 self._rng.setstate(state)
-                bad = next(q for q in range(n) if hands[q] != dealt[q])
-                raise IllegalMove(
-                    f"the seeded swap gives {self._names[bad]} {_fmt(dealt[bad])}, "
-                    f"not {_fmt(hands[bad])}"
-                )
+                raise seeded_mismatch("swap", self._names, dealt, hands)
             return dealt
         if hands is None:
             raise InvalidEvent("a WS play needs 'hands': every player's hand after the swap")
@@ -619,7 +555,8 @@ class UnoGame(Game):
                 drawn = pile[-k:][::-1] if k else []
                 if given is not None and given != drawn:
                     raise IllegalMove(
-                        f"the next card(s) of the draw pile are {_fmt(drawn)}, not {_fmt(given)}"
+                        f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
+                        f"not {fmt_cards(given)}"
                     )
                 if k:
                     del pile[-k:]
@@ -635,7 +572,7 @@ class UnoGame(Game):
                 rng.setstate(state)
                 raise IllegalMove(
                     f"the next card(s) of the draw pile (refilled from the discards) are "
-                    f"{_fmt(drawn)}, not {_fmt(given)}"
+                    f"{fmt_cards(drawn)}, not {fmt_cards(given)}"
                 )
             new_pile = refill[rest:]
             new_pile.reverse()
@@ -664,7 +601,7 @@ class UnoGame(Game):
         if first != +counts:
             raise IllegalMove(
                 f"the first {have} card(s) drawn must be the rest of the draw pile "
-                f"({_fmt(sorted(counts.elements()))})"
+                f"({fmt_cards(sorted(counts.elements()))})"
             )
         refill = Counter(discard[:-1])
         short = [c for c, m in later.items() if refill[c] < m]
@@ -756,7 +693,7 @@ class UnoGame(Game):
         if type(winner) is not str or winner not in self._idx:
             raise InvalidEvent(f"'winner' must be one of the players, not {winner!r}")
         top = DECK_VALUE[self.deck]
-        if not _is_int(points) or not 0 <= points <= top:
+        if not is_int(points) or not 0 <= points <= top:
             raise InvalidEvent(
                 f"'points' must be a whole number from 0 to {top} (the {self.deck} deck), "
                 f"not {points!r}"
@@ -767,22 +704,9 @@ class UnoGame(Game):
         self._record_hand(self._idx[winner], points)
 
     def _on_end(self, event: dict[str, Any]) -> None:
-        reason = event.get("reason")
-        if reason not in END_REASONS:
-            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
-        referee = event.get("referee")
-        if referee is not None and not isinstance(referee, str):
-            raise InvalidEvent("'referee' must be a string")
-        given = event.get("placements")
-        places = None
-        if given is not None:
-            checked = self.check_placements(self._names, given)
-            places = {self._idx[p]: v for p, v in checked.items()}
-        self._end = {"event": self._events + 1, "reason": reason}
-        if referee is not None:
-            self._end["referee"] = referee
-        if places is not None:
-            self._end["placements_given"] = True
+        """``end`` (:meth:`Game._check_end`); without placements the players are ranked
+        by their totals. A pending catch draw is dropped."""
+        self._end, places = self._check_end(event)
         self._catch_draw = None
         self._finish(places)
 
@@ -923,12 +847,7 @@ class UnoGame(Game):
         ``hands`` list is emptied and ``hand_sizes`` (``{player: number of cards}``)
         is added instead. Between hands the hands left are shown, as they are when a
         hand is scored at the table."""
-        shown = dict(summary)
-        hands = summary.get("hands")
-        if summary.get("turn") is not None and isinstance(hands, Mapping):
-            shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
-            shown["hands"] = {p: [] for p in hands}
-        return shown
+        return hide_hands(summary)
 
     @classmethod
     def public_event(cls, event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -953,9 +872,7 @@ class UnoGame(Game):
             shown = {k: v for k, v in event.items() if k != "hands"}
             hands = event["hands"]
             if isinstance(hands, Mapping):
-                shown["_hand_sizes"] = {
-                    p: len(h) for p, h in hands.items() if isinstance(h, list)
-                }
+                shown["_hand_sizes"] = {p: len(h) for p, h in hands.items() if isinstance(h, list)}
             return shown
         return event
 
@@ -975,8 +892,7 @@ class UnoGame(Game):
             hand = " ".join(summary["hands"][name]) or "-"
             lines.append(f"  {name}: {summary['scores'][name]} points  hand [{hand}]")
         if summary["placements"]:
-            ordered = sorted(summary["placements"].items(), key=lambda kv: kv[1])
-            lines.append("placements: " + ", ".join(f"{n} ({place})" for n, place in ordered))
+            lines.append(placements_line(summary["placements"]))
         lines.append(
             f"hands played: {len(summary['hand_results'])}  challenges: "
             f"{len(summary['challenges'])}  catches: {len(summary['catches'])}"

@@ -1,0 +1,177 @@
+"""Rules and helpers that several game kinds share, stated once (pure Python).
+
+What is here is the same rule in every kind that uses it: how the fields of a start
+event common to the kinds are checked, how a round (UNO: a hand) of a seeded game gets
+its generator, how totals become places, how the hands are hidden from a spectator,
+and the common steps of the series-of-rounds games (UNO and Casino: the event-type
+checks of ``push``, a mapping naming every player). The ``end`` and ``correction``
+events, which every kind shares, are methods of :class:`~games.engine.base.Game`, and
+how unknown event fields are refused is :func:`~games.engine.base.check_keys`
+(re-exported here).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .base import IN_PROGRESS, check_keys
+from .errors import IllegalMove, InvalidEvent
+
+__all__ = [
+    "check_event_type",
+    "check_keys",
+    "competition_places",
+    "every_player",
+    "fmt_cards",
+    "hide_hands",
+    "is_int",
+    "placements_line",
+    "round_rng",
+    "seeded_mismatch",
+    "start_dealer",
+    "start_seed",
+    "start_sheet_and_seed",
+    "start_target",
+]
+
+
+def is_int(value: object) -> bool:
+    """An integer that is not a ``bool`` (JSON's whole numbers)."""
+    return type(value) is int
+
+
+def fmt_cards(cards: Iterable[str]) -> str:
+    """Cards in an error message: codes separated by spaces, ``none`` for no card."""
+    return " ".join(cards) or "none"
+
+
+# ---------------------------------------------------------------------- start events
+def start_seed(event: Mapping[str, Any]) -> int | str | None:
+    """The optional ``seed`` of a start event: an integer or a string (``None``: the
+    log names every card), else ``InvalidEvent``."""
+    seed = event.get("seed")
+    if seed is not None and not (is_int(seed) or isinstance(seed, str)):
+        raise InvalidEvent("'seed' must be an integer or a string")
+    return seed
+
+
+def start_dealer(event: Mapping[str, Any], players: Sequence[str]) -> str:
+    """The ``dealer`` of a start event (default: the first player), one of ``players``."""
+    dealer = event.get("dealer", players[0])
+    if type(dealer) is not str or dealer not in players:
+        raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
+    return dealer
+
+
+def start_target(event: Mapping[str, Any], default: int) -> int:
+    """The ``target`` score of a start event (a positive integer; ``default`` if absent)."""
+    target = event.get("target", default)
+    if not is_int(target) or target < 1:
+        raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
+    return target
+
+
+def start_sheet_and_seed(event: Mapping[str, Any]) -> tuple[bool, int | str | None]:
+    """The ``sheet`` flag (default false) and then the ``seed`` (:func:`start_seed`) of a
+    start event; a score sheet names no cards, so it refuses a seed."""
+    sheet = event.get("sheet", False)
+    if type(sheet) is not bool:
+        raise InvalidEvent("'sheet' must be true or false")
+    seed = start_seed(event)
+    if sheet and seed is not None:
+        raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
+    return sheet, seed
+
+
+def round_rng(seed: int | str, number: int) -> random.Random:
+    """The generator of round (UNO: hand) ``number`` (1-based) of a game seeded with
+    ``seed``: ``random.Random(f"{seed}/{number}")``. Its first use shuffles that round's
+    deck from the kind's canonical order, so each round's cards depend on the seed and
+    the round only."""
+    return random.Random(f"{seed}/{number}")
+
+
+# ---------------------------------------------------------------------- results
+def competition_places(totals: list[int]) -> dict[int, int]:
+    """Seat -> place by total, highest first; equal totals share a place and the next
+    place is skipped (1, 2, 2, 4)."""
+    return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
+
+
+def placements_line(placements: Mapping[str, int]) -> str:
+    """The ``placements: ana (1), ben (2)`` line of a text summary, best place first."""
+    ordered = sorted(placements.items(), key=lambda kv: kv[1])
+    return "placements: " + ", ".join(f"{name} ({place})" for name, place in ordered)
+
+
+def hide_hands(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of ``summary`` as a spectator sees it: while a deal is being played
+    (``turn`` is not ``null``) nobody sees another player's cards, so every ``hands``
+    list is emptied and ``hand_sizes`` (``{player: number of cards}``) is added."""
+    shown = dict(summary)
+    hands = summary.get("hands")
+    if summary.get("turn") is not None and isinstance(hands, Mapping):
+        shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
+        shown["hands"] = {p: [] for p in hands}
+    return shown
+
+
+# ---------------------------------------------------------------------- series of rounds
+def check_event_type(
+    event: dict[str, Any],
+    keys_by_type: Mapping[str, frozenset[str]],
+    status: str,
+    sheet: bool,
+    sheet_line: str,
+) -> str:
+    """The checks UNO and Casino make of every event but a ``correction`` before their
+    own rules, in this order: a known type (a ``start`` only as the first line), no
+    unknown field (:func:`check_keys`), the game still in progress (``status``), and,
+    for any type but ``end``, a score sheet (``sheet``) holding only ``sheet_line``
+    lines, which only a score sheet holds. Returns the type."""
+    kind = event.get("type")
+    keys = keys_by_type.get(kind) if type(kind) is str else None
+    if keys is None:
+        if kind == "start":
+            raise InvalidEvent("a 'start' event may only be the first line")
+        raise InvalidEvent(f"unknown event type {kind!r}")
+    check_keys(event, keys)
+    if status != IN_PROGRESS:
+        raise IllegalMove(f"the game is over ({status}); no events after the end")
+    if kind != "end":
+        if sheet and kind != sheet_line:
+            raise IllegalMove(f"a score sheet holds only {sheet_line!r} lines, not {kind!r}")
+        if kind == sheet_line and not sheet:
+            raise IllegalMove(
+                f"{sheet_line!r} lines belong to a score sheet (start with sheet: true)"
+            )
+    return kind  # type: ignore[return-value]
+
+
+def every_player(value: object, field: str, seats: Mapping[str, int], what: str) -> dict[str, Any]:
+    """Check that ``value`` is an object naming every seated player (``seats``: name ->
+    seat, in seat order) and nobody else, each mapped to ``what`` (words for the error
+    message); ``InvalidEvent`` naming the missing and unknown players otherwise."""
+    if not isinstance(value, dict):
+        raise InvalidEvent(f"'{field}' must be an object mapping every player to {what}")
+    if value.keys() != seats.keys():
+        missing = [p for p in seats if p not in value]
+        unknown = [str(k) for k in value if k not in seats]
+        raise InvalidEvent(
+            f"'{field}' must name every player (missing: {', '.join(missing) or '-'}; "
+            f"not seated: {', '.join(unknown) or '-'})"
+        )
+    return value
+
+
+def seeded_mismatch(
+    what: str, names: Sequence[str], want: list[list[str]], given: list[list[str]]
+) -> IllegalMove:
+    """The error for cards ``given`` per seat that differ from the seeded ``want``: the
+    first seat that differs, ``the seeded WHAT gives NAME CARDS, not CARDS``."""
+    bad = next(p for p in range(len(want)) if given[p] != want[p])
+    return IllegalMove(
+        f"the seeded {what} gives {names[bad]} {fmt_cards(want[bad])}, not {fmt_cards(given[bad])}"
+    )
