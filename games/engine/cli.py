@@ -28,6 +28,7 @@ from typing import Any, TextIO
 
 from . import jsonio
 from .base import Game, game_class, game_kinds
+from .common import placements_line
 from .errors import EngineError, LogError
 from .log import format_log, replay_text
 from .simulate import simulate
@@ -70,8 +71,7 @@ def _tock_text(summary: dict[str, Any]) -> str:
         lines.append(f"  {name}: discard [{pile}] stock {stock}")
     lines.append("out: " + (", ".join(summary["out"]) or "-"))
     if summary["placements"]:
-        ordered = sorted(summary["placements"].items(), key=lambda kv: kv[1])
-        lines.append("placements: " + ", ".join(f"{name} ({place})" for name, place in ordered))
+        lines.append(placements_line(summary["placements"]))
     lines.append(f"infractions: {len(summary['infractions'])}  knocks: {len(summary['knocks'])}")
     return "\n".join(lines)
 

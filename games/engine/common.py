@@ -4,22 +4,23 @@ What is here is the same rule in every kind that uses it: how the fields of a st
 event common to the kinds are checked, how a round (UNO: a hand) of a seeded game gets
 its generator, how totals become places, how the hands are hidden from a spectator,
 and the common steps of the series-of-rounds games (UNO and Casino: the event-type
-checks of ``push``, a mapping naming every player). The ``end`` and ``correction``
-events, which every kind shares, are methods of :class:`~games.engine.base.Game`, and
-how unknown event fields are refused is :func:`~games.engine.base.check_keys`
-(re-exported here).
+checks of ``push``, a mapping naming every player), and the bots' set-up. The ``end``
+and ``correction`` events, which every kind shares, are methods of
+:class:`~games.engine.base.Game`, and how unknown event fields are refused is
+:func:`~games.engine.base.check_keys` (re-exported here).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .base import IN_PROGRESS, check_keys
+from .base import IN_PROGRESS, Game, check_keys
 from .errors import IllegalMove, InvalidEvent
 
 __all__ = [
+    "bot_players",
     "check_event_type",
     "check_keys",
     "competition_places",
@@ -27,6 +28,7 @@ __all__ = [
     "fmt_cards",
     "hide_hands",
     "is_int",
+    "logging_push",
     "placements_line",
     "round_rng",
     "seeded_mismatch",
@@ -175,3 +177,37 @@ def seeded_mismatch(
     return IllegalMove(
         f"the seeded {what} gives {names[bad]} {fmt_cards(want[bad])}, not {fmt_cards(given[bad])}"
     )
+
+
+# ---------------------------------------------------------------------- bots
+def bot_players(
+    cls: type[Game], game: str, players: Sequence[str] | int, defaults: Sequence[str]
+) -> Sequence[str]:
+    """The players of a bots' game of kind ``cls``, every simulator's rule: ``game``
+    must be ``cls.kind``; a number of players (``min_players`` to ``max_players``) takes
+    that many of ``defaults`` (ana, ben, ...), a list of names is kept as given (the
+    start event checks it). ``InvalidEvent`` otherwise."""
+    if game != cls.kind:
+        raise InvalidEvent(f"the {cls.title} simulator cannot play {game!r}")
+    if isinstance(players, int):
+        lo, hi = cls.min_players, cls.max_players
+        if not lo <= players <= hi:
+            raise InvalidEvent(f"{cls.title} needs {lo} to {hi} players, not {players}")
+        return defaults[:players]
+    return players
+
+
+def logging_push(game: Any, log: list[dict[str, Any]]) -> Callable[[dict[str, Any]], None]:
+    """The bots' push for a kind that names dealt and drawn cards (UNO, Casino): push
+    ``event`` to ``game``, fill in the cards the push named (``game._named``: a seeded
+    deal's or draw's cards) and append it to ``log``, so the log replays without its
+    seed."""
+
+    def push(event: dict[str, Any]) -> None:
+        game.push(event)
+        named = game._named
+        if named:
+            event.update(named)
+        log.append(event)
+
+    return push

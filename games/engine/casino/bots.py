@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..common import bot_players, logging_push
 from ..errors import InvalidEvent
 from .cards import BIG_CASINO, LITTLE_CASINO, RANK_OF, SUIT_OF, VALUE_OF
 from .game import PLAY, CasinoGame
@@ -69,13 +70,7 @@ def simulate_game(
     bot builds, raises or calls although it could capture (and, with no capture, the
     probability of trailing although it could build is ``1 - 2 * build``, at least 0).
     """
-    if game != "casino":
-        raise InvalidEvent(f"the Casino simulator cannot play {game!r}")
-    if isinstance(players, int):
-        lo, hi = CasinoGame.min_players, CasinoGame.max_players
-        if not lo <= players <= hi:
-            raise InvalidEvent(f"{CasinoGame.title} needs {lo} to {hi} players, not {players}")
-        players = DEFAULT_PLAYERS[:players]
+    players = bot_players(CasinoGame, game, players, DEFAULT_PLAYERS)
     if not 0.0 <= build <= 1.0:
         raise InvalidEvent("the bots' habits are probabilities between 0 and 1")
     start: dict[str, Any] = {"type": "start", "game": "casino", "players": list(players)}
@@ -88,12 +83,7 @@ def simulate_game(
     rng = random.Random(f"casino-bots:{seed}")
     log: list[dict[str, Any]] = [start]
 
-    def push(event: dict[str, Any]) -> None:
-        g.push(event)
-        named = g._named
-        if named:
-            event.update(named)
-        log.append(event)
+    push = logging_push(g, log)
 
     while not g.is_over:
         if len(log) >= max_events:

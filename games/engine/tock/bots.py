@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..common import bot_players
 from ..errors import InvalidEvent
 from .game import TockGame
 from .rules import FORGOT_CENTER, FORGOT_DISCARD, MODES, WRONG_DISCARD
@@ -46,13 +47,7 @@ def simulate(
     ``mode`` (``"table"`` or ``"strict"``, which forbids mistakes), ``max_events``
     (the safety cap), ``first`` (the first player; default the first name).
     """
-    if game != "tock":
-        raise InvalidEvent(f"the TOCK simulator cannot play {game!r}")
-    if isinstance(players, int):
-        lo, hi = TockGame.min_players, TockGame.max_players
-        if not lo <= players <= hi:
-            raise InvalidEvent(f"{TockGame.title} needs {lo} to {hi} players, not {players}")
-        players = DEFAULT_PLAYERS[:players]
+    players = bot_players(TockGame, game, players, DEFAULT_PLAYERS)
     if mode not in MODES:
         raise InvalidEvent(f"mode must be 'table' or 'strict', not {mode!r}")
     if not 0.0 <= mistakes <= 1.0 or not 0.0 <= knocks <= 1.0:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..common import bot_players, logging_push
 from ..errors import InvalidEvent
 from .cards import COLOR_OF, COLORS, DECKS
 from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
@@ -57,13 +58,7 @@ def simulate_game(
     ``deck`` (``"classic"`` or ``"2018"``), ``target`` and ``dealer`` go on the start
     line; the other options are the probabilities of the habits described above.
     """
-    if game != "uno":
-        raise InvalidEvent(f"the UNO simulator cannot play {game!r}")
-    if isinstance(players, int):
-        lo, hi = UnoGame.min_players, UnoGame.max_players
-        if not lo <= players <= hi:
-            raise InvalidEvent(f"{UnoGame.title} needs {lo} to {hi} players, not {players}")
-        players = DEFAULT_PLAYERS[:players]
+    players = bot_players(UnoGame, game, players, DEFAULT_PLAYERS)
     if deck not in DECKS:
         raise InvalidEvent(f"deck must be 'classic' or '2018', not {deck!r}")
     for p in (draw_anyway, bluff, challenge, forget, catch):
@@ -82,12 +77,7 @@ def simulate_game(
     log: list[dict[str, Any]] = [start]
     names = g.players
 
-    def push(event: dict[str, Any]) -> None:
-        g.push(event)
-        named = g._named
-        if named:
-            event.update(named)
-        log.append(event)
+    push = logging_push(g, log)
 
     while not g.is_over:
         if len(log) >= max_events:
