@@ -33,7 +33,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.presenters import Names, Presenter, _name
+from games.presenters import (
+    Names,
+    Presenter,
+    _name,
+    describe_dealt_start,
+    describe_end,
+    hand_sizes,
+    totals_by_score,
+)
 
 RANK_NAMES = {
     "A": gettext_lazy("Ace"),
@@ -138,13 +146,6 @@ class CasinoPresenter(Presenter):
 
     # ------------------------------------------------------------------ the table
     @staticmethod
-    def _sizes(summary: Mapping[str, Any]) -> dict[str, int]:
-        sizes = summary.get("hand_sizes")
-        if isinstance(sizes, Mapping):
-            return dict(sizes)
-        return {p: len(h) for p, h in (summary.get("hands") or {}).items()}
-
-    @staticmethod
     def is_sheet(summary: Mapping[str, Any]) -> bool:
         """A score sheet (round lines only): rounds were scored but no card was ever
         captured or dealt. (A full log between rounds keeps the finished round's
@@ -155,7 +156,7 @@ class CasinoPresenter(Presenter):
         return (
             bool(summary.get("round_scores"))
             and not any(captured.values())
-            and not any(CasinoPresenter._sizes(summary).values())
+            and not any(hand_sizes(summary).values())
             and not (summary.get("center") or {}).get("cards")
             and not (summary.get("center") or {}).get("builds")
         )
@@ -171,7 +172,7 @@ class CasinoPresenter(Presenter):
     def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
         players = list(summary.get("players") or [])
         hands = summary.get("hands") or {}
-        sizes = self._sizes(summary)
+        sizes = hand_sizes(summary)
         captured = summary.get("captured") or {}
         scores = summary.get("scores") or {}
         turn = summary.get("turn")
@@ -236,10 +237,7 @@ class CasinoPresenter(Presenter):
             "seats": seats,
             "categories": [{"words": w, "short": s} for _k, w, s in CATEGORIES],
             "rounds": rounds,
-            "totals": sorted(
-                ({"name": s["name"], "score": s["score"]} for s in seats),
-                key=lambda s: -s["score"],
-            ),
+            "totals": totals_by_score(seats),
             "end": summary.get("end"),
         }
 
@@ -328,31 +326,11 @@ class CasinoPresenter(Presenter):
                 return _("Round scored: %(scores)s") % {"scores": ", ".join(parts)}
             return _("Round scored")
         if kind == "end":
-            if event.get("reason") == "time":
-                return _("The game ends: time is up")
-            return _("The game ends: adjudicated by the referee")
+            return describe_end(event)
         return super().describe(event, names, sequence=sequence)
 
     def _describe_start(self, event: Mapping[str, Any], names: Names) -> str:
-        players = event.get("players")
-        if not isinstance(players, list):
-            players = []
-        shown = ", ".join(_name(names, p) for p in players)
-        target = event.get("target", 21)
-        if event.get("sheet") is True:
-            return _("Score sheet: %(players)s, to %(target)s points") % {
-                "players": shown,
-                "target": target,
-            }
-        dealer = event.get("dealer") or (players[0] if players else "")
-        text = _("The game starts: %(players)s; %(dealer)s deals; to %(target)s points") % {
-            "players": shown,
-            "dealer": _name(names, dealer),
-            "target": target,
-        }
-        if "seed" in event:
-            text += " " + _("(shuffled by the site)")
-        return text
+        return describe_dealt_start(event, names, target=21)
 
     # ------------------------------------------------------------------ the score page
     def move_label(self, event: Mapping[str, Any], names: Names) -> str:

@@ -31,7 +31,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from games.presenters import Names, Presenter, _name
+from games.presenters import (
+    Names,
+    Presenter,
+    _name,
+    describe_dealt_start,
+    describe_end,
+    hand_sizes,
+    totals_by_score,
+)
 
 COLOR_NAMES = {
     "R": gettext_lazy("Red"),
@@ -113,13 +121,6 @@ class UnoPresenter(Presenter):
 
     # ------------------------------------------------------------------ the table
     @staticmethod
-    def _sizes(summary: Mapping[str, Any]) -> dict[str, int]:
-        sizes = summary.get("hand_sizes")
-        if isinstance(sizes, Mapping):
-            return dict(sizes)
-        return {p: len(h) for p, h in (summary.get("hands") or {}).items()}
-
-    @staticmethod
     def is_sheet(summary: Mapping[str, Any]) -> bool:
         """A score sheet (hand lines only): hands were scored but no card was ever up.
         (A full log before its first deal also has no top card, but no hand either.)"""
@@ -129,12 +130,12 @@ class UnoPresenter(Presenter):
         score = (summary.get("scores") or {}).get(handle)
         if self.is_sheet(summary) or summary.get("top") is None:
             return [None, score]
-        return [self._sizes(summary).get(handle), score]
+        return [hand_sizes(summary).get(handle), score]
 
     def table(self, summary: dict[str, Any], names: Names) -> dict[str, Any]:
         players = list(summary.get("players") or [])
         hands = summary.get("hands") or {}
-        sizes = self._sizes(summary)
+        sizes = hand_sizes(summary)
         scores = summary.get("scores") or {}
         turn = summary.get("turn")
         color = summary.get("color")
@@ -175,10 +176,7 @@ class UnoPresenter(Presenter):
                 }
                 for r in summary.get("hand_results") or []
             ],
-            "totals": sorted(
-                ({"name": s["name"], "score": s["score"]} for s in seats),
-                key=lambda s: -s["score"],
-            ),
+            "totals": totals_by_score(seats),
             "challenges": [
                 {
                     "event": c.get("event"),
@@ -301,33 +299,12 @@ class UnoPresenter(Presenter):
                 "points": event.get("points"),
             }
         if kind == "end":
-            if event.get("reason") == "time":
-                return _("The game ends: time is up")
-            return _("The game ends: adjudicated by the referee")
+            return describe_end(event)
         return super().describe(event, names, sequence=sequence)
 
     def _describe_start(self, event: Mapping[str, Any], names: Names) -> str:
-        players = event.get("players")
-        if not isinstance(players, list):
-            players = []
-        shown = ", ".join(_name(names, p) for p in players)
-        target = event.get("target", 500)
-        if event.get("sheet") is True:
-            return _("Score sheet: %(players)s, to %(target)s points") % {
-                "players": shown,
-                "target": target,
-            }
-        dealer = event.get("dealer") or (players[0] if players else "")
-        text = _("The game starts: %(players)s; %(dealer)s deals; to %(target)s points") % {
-            "players": shown,
-            "dealer": _name(names, dealer),
-            "target": target,
-        }
-        if event.get("deck") == "2018":
-            text += " " + _("(2018 deck)")
-        if "seed" in event:
-            text += " " + _("(shuffled by the site)")
-        return text
+        notes = [_("(2018 deck)")] if event.get("deck") == "2018" else []
+        return describe_dealt_start(event, names, target=500, notes=notes)
 
     # ------------------------------------------------------------------ the score page
     def move_label(self, event: Mapping[str, Any], names: Names) -> str:

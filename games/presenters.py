@@ -174,6 +174,63 @@ def describe_correction(event: Mapping[str, Any], names: Names) -> str:
     }
 
 
+def describe_end(event: Mapping[str, Any]) -> str:
+    """The log sentence of an ``end`` (every kind's, see ``docs/engine-api.md``): time
+    is up for the reason ``time``, else the referee adjudicated."""
+    if event.get("reason") == "time":
+        return _("The game ends: time is up")
+    return _("The game ends: adjudicated by the referee")
+
+
+def describe_dealt_start(
+    event: Mapping[str, Any], names: Names, *, target: int, notes: Sequence[str] = ()
+) -> str:
+    """The log sentence of the start of a game played to a target score with a dealer
+    (UNO, Casino): a score sheet's players and target, or the players, who deals (the
+    first player by default) and the target (``target`` when the event gives none),
+    then the kind's ``notes`` (words in brackets) and, for a seeded game, that the site
+    shuffled."""
+    players = event.get("players")
+    if not isinstance(players, list):
+        players = []
+    shown = ", ".join(_name(names, p) for p in players)
+    target = event.get("target", target)
+    if event.get("sheet") is True:
+        return _("Score sheet: %(players)s, to %(target)s points") % {
+            "players": shown,
+            "target": target,
+        }
+    dealer = event.get("dealer") or (players[0] if players else "")
+    text = _("The game starts: %(players)s; %(dealer)s deals; to %(target)s points") % {
+        "players": shown,
+        "dealer": _name(names, dealer),
+        "target": target,
+    }
+    for note in notes:
+        text += " " + note
+    if "seed" in event:
+        text += " " + _("(shuffled by the site)")
+    return text
+
+
+def hand_sizes(summary: Mapping[str, Any]) -> dict[str, int]:
+    """Player -> cards in hand: the summary's ``hand_sizes`` (a spectator's view, whose
+    ``hands`` are empty), else the length of each of its ``hands``."""
+    sizes = summary.get("hand_sizes")
+    if isinstance(sizes, Mapping):
+        return dict(sizes)
+    return {p: len(h) for p, h in (summary.get("hands") or {}).items()}
+
+
+def totals_by_score(seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The totals table of a game to a target score: ``{"name", "score"}`` of every
+    seat, highest score first (equal scores keep seat order)."""
+    return sorted(
+        ({"name": s["name"], "score": s["score"]} for s in seats),
+        key=lambda s: -s["score"],
+    )
+
+
 def card_label(card: Any) -> str:
     return str(card)
 
@@ -294,10 +351,7 @@ class TockPresenter(Presenter):
                 text += " " + _("(ruled incorrect)")
             return text
         if kind == "end":
-            reason = event.get("reason")
-            if reason == "time":
-                return _("The game ends: time is up")
-            return _("The game ends: adjudicated by the referee")
+            return describe_end(event)
         if kind == "start":
             players = event.get("players")
             shown = ", ".join(_name(names, p) for p in players) if isinstance(players, list) else ""
