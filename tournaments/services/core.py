@@ -517,22 +517,34 @@ def registration_upsert(
     return reg
 
 
+def registration_flag_set(
+    *, registration: Registration, user: Any, field: str, value: bool, action: str
+) -> Registration:
+    """The step the registration services share, WITHOUT a role or state check (the
+    caller checks): set the flag ``field`` (``checked_in`` or ``dropped``) to ``value``
+    and audit it as ``action``, in one transaction; nothing (no audit line either) when
+    the flag is so already, so every such service is idempotent."""
+    if getattr(registration, field) != value:
+        with transaction.atomic():
+            setattr(registration, field, value)
+            registration.save(update_fields=[field])
+            audit_write(
+                tournament=registration.tournament,
+                user=user,
+                action=action,
+                player=registration.player.handle,
+            )
+    return registration
+
+
 def registration_check_in(*, registration: Registration, user: Any) -> Registration:
     """Mark a player present (organizers). Idempotent."""
     ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if registration.dropped:
         raise InvalidState(_("A dropped player cannot check in; register again."))
-    if not registration.checked_in:
-        with transaction.atomic():
-            registration.checked_in = True
-            registration.save(update_fields=["checked_in"])
-            audit_write(
-                tournament=registration.tournament,
-                user=user,
-                action="checked_in",
-                player=registration.player.handle,
-            )
-    return registration
+    return registration_flag_set(
+        registration=registration, user=user, field="checked_in", value=True, action="checked_in"
+    )
 
 
 def registration_drop(*, registration: Registration, user: Any) -> Registration:
@@ -540,17 +552,9 @@ def registration_drop(*, registration: Registration, user: Any) -> Registration:
     own = user_is_signed_in(user=user) and registration.player.user_id == user.pk
     if not own:
         ensure_can_manage_tournament(user=user, tournament=registration.tournament)
-    if not registration.dropped:
-        with transaction.atomic():
-            registration.dropped = True
-            registration.save(update_fields=["dropped"])
-            audit_write(
-                tournament=registration.tournament,
-                user=user,
-                action="dropped",
-                player=registration.player.handle,
-            )
-    return registration
+    return registration_flag_set(
+        registration=registration, user=user, field="dropped", value=True, action="dropped"
+    )
 
 
 def registration_reinstate(*, registration: Registration, user: Any) -> Registration:
@@ -560,14 +564,6 @@ def registration_reinstate(*, registration: Registration, user: Any) -> Registra
     ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if registration.tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise InvalidState(_("The tournament is over."))
-    if registration.dropped:
-        with transaction.atomic():
-            registration.dropped = False
-            registration.save(update_fields=["dropped"])
-            audit_write(
-                tournament=registration.tournament,
-                user=user,
-                action="reinstated",
-                player=registration.player.handle,
-            )
-    return registration
+    return registration_flag_set(
+        registration=registration, user=user, field="dropped", value=False, action="reinstated"
+    )

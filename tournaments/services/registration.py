@@ -31,7 +31,12 @@ from games.errors import MalformedInput
 from tournaments.errors import InvalidConfiguration, InvalidState
 from tournaments.models import Player, Registration, Tournament, TournamentStatus
 from tournaments.permissions import ensure_can_manage_tournament
-from tournaments.services.core import audit_write, player_create, registration_upsert
+from tournaments.services.core import (
+    audit_write,
+    player_create,
+    registration_flag_set,
+    registration_upsert,
+)
 
 #: Most entries one batch (or one CSV) may hold.
 MAX_ENTRIES = 1000
@@ -271,17 +276,9 @@ def registration_check_out(*, registration: Registration, user: Any) -> Registra
     ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if registration.tournament.status in _OVER:
         raise InvalidState(_("The tournament is over."))
-    if registration.checked_in:
-        with transaction.atomic():
-            registration.checked_in = False
-            registration.save(update_fields=["checked_in"])
-            audit_write(
-                tournament=registration.tournament,
-                user=user,
-                action="checked_out",
-                player=registration.player.handle,
-            )
-    return registration
+    return registration_flag_set(
+        registration=registration, user=user, field="checked_in", value=False, action="checked_out"
+    )
 
 
 def registration_check_in_all(*, tournament: Tournament, user: Any) -> list[str]:
