@@ -30,6 +30,7 @@ __all__ = [
     "is_int",
     "logging_push",
     "placements_line",
+    "public_deal_event",
     "round_rng",
     "seeded_mismatch",
     "start_dealer",
@@ -118,6 +119,20 @@ def hide_hands(summary: Mapping[str, Any]) -> dict[str, Any]:
         shown["hand_sizes"] = {p: len(h) for p, h in hands.items()}
         shown["hands"] = {p: [] for p in hands}
     return shown
+
+
+def public_deal_event(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A start or deal event as a spectator of a game in progress sees it, in every kind
+    that deals hidden hands (UNO, Casino): the start without its ``seed`` (it fixes every
+    deal) and a deal without its ``hands``; anything else as it is."""
+    if not isinstance(event, Mapping):
+        return event
+    kind = event.get("type")
+    if kind == "start" and "seed" in event:
+        return {k: v for k, v in event.items() if k != "seed"}
+    if kind == "deal" and "hands" in event:
+        return {k: v for k, v in event.items() if k != "hands"}
+    return event
 
 
 # ---------------------------------------------------------------------- series of rounds

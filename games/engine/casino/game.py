@@ -42,6 +42,7 @@ from ..common import (
     hide_hands,
     is_int,
     placements_line,
+    public_deal_event,
     seeded_mismatch,
     start_dealer,
     start_sheet_and_seed,
@@ -499,8 +500,26 @@ class CasinoGame(Game):
         self._made[p] = None
         self._next_turn(p)
 
-    def _holds_after(self, p: int, card: str, value: int) -> bool:
-        return any(VALUE_OF[c] == value for c in self._hands[p] if c != card)
+    @staticmethod
+    def _own_value(card: str, what: str) -> int:
+        """The value of the card played into a ``what`` (a build or a call): a face card
+        has none and is never part of one (``IllegalMove``)."""
+        own = VALUE_OF[card]
+        if own is None:
+            raise IllegalMove(
+                f"{card} has no number: jacks, queens and kings are never part of a {what}"
+            )
+        return own
+
+    def _check_holds_after(self, p: int, card: str, value: int, what: str) -> None:
+        """The rule of builds and calls: after playing ``card`` into a ``what`` of
+        ``value``, ``p`` must still hold another card of that value (to capture it)."""
+        if not any(VALUE_OF[c] == value for c in self._hands[p] if c != card):
+            raise IllegalMove(
+                f"{self._names[p]} may {what} {value} only holding another card of value "
+                f"{value} (hand after {card}: "
+                f"{fmt_cards(c for c in self._hands[p] if c != card)})"
+            )
 
     def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> None:
         """Apply a build or a call: ``card`` and ``items`` (loose cards and builds,
@@ -540,12 +559,7 @@ class CasinoGame(Game):
         p, card = self._play_card(event)
         items = self._item_list(event.get("with"), "with")
         value = self._value_field(event, 2)
-        name = self._names[p]
-        own = VALUE_OF[card]
-        if own is None:
-            raise IllegalMove(
-                f"{card} has no number: jacks, queens and kings are never part of a build"
-            )
+        own = self._own_value(card, "build")
         if card in items:
             raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
         loose = set(self._loose)
@@ -555,11 +569,7 @@ class CasinoGame(Game):
             total += self._item_value(item, loose, used, card, extend=True)[0]
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
-        if not self._holds_after(p, card, value):
-            raise IllegalMove(
-                f"{name} may build {value} only holding another card of value {value} "
-                f"(hand after {card}: {fmt_cards(c for c in self._hands[p] if c != card)})"
-            )
+        self._check_holds_after(p, card, value, "build")
         self._new_build(p, card, items, value, called=False)
 
     def _on_call(self, event: dict[str, Any]) -> None:
@@ -577,12 +587,7 @@ class CasinoGame(Game):
         for k, group in enumerate(groups):
             self._item_list(group, f"groups[{k}]")
         value = self._value_field(event, 1)
-        name = self._names[p]
-        own = VALUE_OF[card]
-        if own is None:
-            raise IllegalMove(
-                f"{card} has no number: jacks, queens and kings are never part of a call"
-            )
+        self._own_value(card, "call")
         holding = [k for k, g in enumerate(groups) if card in g]
         if len(holding) != 1 or groups[holding[0]].count(card) != 1:
             raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
@@ -598,11 +603,7 @@ class CasinoGame(Game):
                     f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
                 )
             items += [x for x in group if x != card]
-        if not self._holds_after(p, card, value):
-            raise IllegalMove(
-                f"{name} may call {value} only holding another card of value {value} "
-                f"(hand after {card}: {fmt_cards(c for c in self._hands[p] if c != card)})"
-            )
+        self._check_holds_after(p, card, value, "call")
         self._new_build(p, card, items, value, called=True)
 
     def _on_trail(self, event: dict[str, Any]) -> None:
@@ -825,14 +826,7 @@ class CasinoGame(Game):
         """A spectator sees every card played and the center turned up, never a hand:
         the ``seed`` of the start (it fixes every deal) and the ``hands`` of a deal are
         left out (a deal's ``center`` is face up and stays)."""
-        if not isinstance(event, Mapping):
-            return event
-        kind = event.get("type")
-        if kind == "start" and "seed" in event:
-            return {k: v for k, v in event.items() if k != "seed"}
-        if kind == "deal" and "hands" in event:
-            return {k: v for k, v in event.items() if k != "hands"}
-        return event
+        return public_deal_event(event)
 
     # ------------------------------------------------------------------ serialisation
     @classmethod

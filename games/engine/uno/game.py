@@ -41,6 +41,7 @@ from ..common import (
     hide_hands,
     is_int,
     placements_line,
+    public_deal_event,
     round_rng,
     seeded_mismatch,
     start_dealer,
@@ -858,10 +859,8 @@ class UnoGame(Game):
         if not isinstance(event, Mapping):
             return event
         kind = event.get("type")
-        if kind == "start" and "seed" in event:
-            return {k: v for k, v in event.items() if k != "seed"}
-        if kind == "deal" and "hands" in event:
-            return {k: v for k, v in event.items() if k != "hands"}
+        if kind in ("start", "deal"):
+            return public_deal_event(event)
         if kind == "draw" and "cards" in event:
             shown = {k: v for k, v in event.items() if k != "cards"}
             cards = event["cards"]
