@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
-
-import pytest
 
 import games.engine as engine
 from games.engine.casino.cards import CANONICAL, VALUE_OF
 from games.engine.casino.game import CasinoGame
+from tests.engine.refusal import refused  # noqa: F401 (re-exported for the tests)
 
 
 def new_game(players=("a", "b"), **start: Any) -> CasinoGame:
@@ -51,19 +49,6 @@ def call(g: CasinoGame, player: str, card: str, groups: list[list[str]], value: 
 
 def trail(g: CasinoGame, player: str, card: str) -> None:
     g.push({"type": "trail", "player": player, "card": card})
-
-
-def refused(g: CasinoGame, event: dict[str, Any], *words: str, kind=engine.IllegalMove) -> str:
-    """Push ``event`` expecting a refusal naming ``words``; the game must not change."""
-    before = copy.deepcopy(g.to_state())
-    with pytest.raises(kind) as info:
-        g.push(event)
-    message = str(info.value)
-    assert "\n" not in message
-    for word in words:
-        assert word in message, message
-    assert g.to_state() == before
-    return message
 
 
 def center(g: CasinoGame) -> dict[str, Any]:

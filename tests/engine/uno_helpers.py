@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from typing import Any
-
-import pytest
 
 import games.engine as engine
 from games.engine.uno.cards import DECK_COUNTS
 from games.engine.uno.game import UnoGame
+from tests.engine.refusal import refused  # noqa: F401 (re-exported for the tests)
 
 
 def new_game(players=("a", "b", "c"), **start: Any) -> UnoGame:
@@ -49,16 +47,3 @@ def draw(g: UnoGame, player: str, cards: list[str] | None = None) -> list[str]:
 
 def play(g: UnoGame, player: str, card: str, **extra: Any) -> None:
     g.push({"type": "play", "player": player, "card": card, **extra})
-
-
-def refused(g: UnoGame, event: dict[str, Any], *words: str, kind=engine.IllegalMove) -> str:
-    """Push ``event`` expecting a refusal naming ``words``; the game must not change."""
-    before = copy.deepcopy(g.to_state())
-    with pytest.raises(kind) as info:
-        g.push(event)
-    message = str(info.value)
-    assert "\n" not in message
-    for word in words:
-        assert word in message, message
-    assert g.to_state() == before
-    return message
