@@ -33,8 +33,8 @@ Database: by default a throw-away SQLite file (the embedded mode); with
 ``DATABASE_URL`` set to PostgreSQL, a private database created next to the one it
 names (``tock_bench_<pid>``) and dropped at the end; the peak number of each
 setup's connections to it (by ``application_name``) is printed: at most processes x
-``DB_POOL_MAX_SIZE``. Servers run with DEBUG off and without Redis (the
-measure is the serving path, not the cache).
+``DB_POOL_MAX_SIZE``. Servers run with DEBUG off and without Redis, so with the
+page cache off (the measure is the serving path, not the cache).
 
     python bench/bench_serving.py [--seconds 5] [--connections 16] [--setups daphne,serve]
 """
@@ -152,7 +152,10 @@ def server_env(
             CELERY_RESULT_BACKEND="cache+memory://",
             CELERY_TASK_ALWAYS_EAGER="true",
         )
-    if setup.endswith(NOCACHE):
+    if setup.endswith(NOCACHE) or not redis_url:
+        # Without Redis each process would have a page cache of its own (make serve
+        # turns it off with several workers, daphne is one process): off for all, so
+        # that the setups compare like with like.
         env["PAGE_CACHE_SECONDS"] = "0"
     env.update(
         DJANGO_SETTINGS_MODULE="tock_site.settings",

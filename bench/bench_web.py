@@ -6,8 +6,8 @@ Reuses the servers, the private database and the closed-loop load client of
 ``bench/bench_serving.py`` (see there: 127.0.0.1 only, keep-alive, DEBUG off; the
 pages are loaded by ``wrk`` when it is installed, which ``make bench-web`` tries to do).
 With ``REDIS_URL`` set the servers use Redis for the cache under a private key prefix,
-as in production (Celery tasks still run in-process); without it each process has
-its own memory cache, and ``make serve`` turns its page cache off.
+as in production (Celery tasks still run in-process); without it each process would
+have its own memory cache, so the page cache is off for every setup.
 
 Setups (``--setups``): ``daphne`` (the baseline) and ``serve`` as deployed (page cache
 on), and for the pages also ``daphne-nocache`` and ``serve-nocache`` (page cache off:
