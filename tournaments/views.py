@@ -50,6 +50,7 @@ from tournaments.selectors.tournament_page import (
     round_provisional,
     seat_rows_html,
     seat_search,
+    standings_rows_html,
     standings_show_stage,
     tournament_podium,
 )
@@ -148,6 +149,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player_prefix = reverse("tournaments:player-detail", args=["-"])[:-2]
     game_prefix = reverse("tournaments:game-detail", args=[0])[:-2]
     search = seat_search(rows=seats, query=request.GET.get("find", ""))
+    standings_rows = standings if all_standings else standings[:STANDINGS_FIRST]
+    show_stage = standings_show_stage(tournament=tournament)
+    round_numbers = sorted(r.number for r in rounds)
+    tiebreak_keys = {key for key, _label in tiebreaks}
     return render(
         request,
         "tournaments/tournament_detail.html",
@@ -163,7 +168,14 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "seat_search": search,
             "seat_rows": seat_rows_html(search=search, game_prefix=game_prefix),
             "standings": standings,
-            "standings_rows": standings if all_standings else standings[:STANDINGS_FIRST],
+            "standings_rows": standings_rows,
+            "standings_html": standings_rows_html(
+                rows=standings_rows,
+                tiebreak_keys=tiebreak_keys,
+                show_stage=show_stage,
+                round_numbers=round_numbers,
+                player_prefix=player_prefix,
+            ),
             "standings_more": 0 if all_standings else max(0, len(standings) - STANDINGS_FIRST),
             "podium": tournament_podium(tournament=tournament, standings=standings),
             "provisional": round_provisional(
@@ -171,11 +183,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 round=current_round,
                 statuses=current.statuses if current else {},
             ),
-            "show_stage": standings_show_stage(tournament=tournament),
+            "show_stage": show_stage,
             "points": tournament_points(tournament),
             "tiebreaks": tiebreaks,
-            "tiebreak_keys": {key for key, _label in tiebreaks},
-            "round_numbers": sorted(r.number for r in rounds),
+            "tiebreak_keys": tiebreak_keys,
+            "round_numbers": round_numbers,
             "player_prefix": player_prefix,
             "game_prefix": game_prefix,
         },
