@@ -235,12 +235,21 @@ class CasinoGame(Game):
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
         self._named = {}  # the cards named by this event only (a seeded deal fills them)
-        if event.get("type") == "correction":  # after the end only: Game._apply_correction
+        kind = event.get("type")
+        if kind == "correction":  # after the end only: Game._apply_correction
             places = self._apply_correction(event)
             self._placements = {self._idx[p]: v for p, v in places.items()}
             self._events += 1
             return
-        kind = check_event_type(event, _KEYS, self._status, self.sheet, "round")
+        keys = _KEYS.get(kind) if type(kind) is str else None
+        if (
+            keys is None
+            or not event.keys() <= keys
+            or self._status != IN_PROGRESS
+            or self.sheet
+            or kind == "round"
+        ):  # all but the common case (no call there: replay speed); refusals are there
+            kind = check_event_type(event, _KEYS, self._status, self.sheet, "round")
         if kind == "end":
             self._on_end(event)
         else:

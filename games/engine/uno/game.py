@@ -216,12 +216,21 @@ class UnoGame(Game):
         for a malformed event, ``IllegalMove`` for a broken rule)."""
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
-        if event.get("type") == "correction":  # after the end only: Game._apply_correction
+        kind = event.get("type")
+        if kind == "correction":  # after the end only: Game._apply_correction
             places = self._apply_correction(event)
             self._placements = {self._idx[p]: v for p, v in places.items()}
             self._events += 1
             return
-        kind = check_event_type(event, _KEYS, self._status, self.sheet, "hand")
+        keys = _KEYS.get(kind) if type(kind) is str else None
+        if (
+            keys is None
+            or not event.keys() <= keys
+            or self._status != IN_PROGRESS
+            or self.sheet
+            or kind == "hand"
+        ):  # all but the common case (no call there: replay speed); refusals are there
+            kind = check_event_type(event, _KEYS, self._status, self.sheet, "hand")
         if kind == "end":
             self._on_end(event)
             self._catchable = None
