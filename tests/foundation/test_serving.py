@@ -95,3 +95,30 @@ def test_make_serve_runs_this_server_and_make_run_stays_daphne() -> None:
     assert "gunicorn -c tock_site/gunicorn.conf.py" in serve
     run = re.search(r"^run:.*?(?=^\S)", makefile, re.M | re.S).group(0)
     assert "daphne" in run and "tock_site.asgi:application" in run
+
+
+def _listeners(port: int) -> int:
+    """Sockets listening on 127.0.0.1:``port`` (``/proc/net/tcp``, state 0A = LISTEN)."""
+    count = 0
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, state = fields[1], fields[3]
+        if state == "0A" and local == f"0100007F:{port:04X}":
+            count += 1
+    return count
+
+
+@pytest.mark.skipif(
+    not hasattr(socket, "SO_REUSEPORT") or not Path("/proc/net/tcp").exists(),
+    reason="SO_REUSEPORT and /proc/net/tcp are Linux's",
+)
+def test_each_worker_listens_on_a_socket_of_its_own(served: int) -> None:
+    """Two workers, two sockets in one reuse-port group on the port (gunicorn's
+    ``reuse_port``), so the kernel spreads new connections over both workers; with one
+    shared socket the first worker to wake took every waiting connection."""
+    deadline = time.monotonic() + 10
+    while _listeners(served) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the second worker may still be starting
+    assert _listeners(served) == 2
+    with urllib.request.urlopen(f"http://127.0.0.1:{served}/healthz/live", timeout=5) as r:
+        assert r.status == 200
