@@ -100,11 +100,12 @@ def test_no_plan_is_a_clear_error(n, sizes):
 
 
 @st.composite
-def histories(draw, max_players=48):
+def histories(draw, max_players=48, min_players=0):
     """A round to seat: players in standings order (points not increasing), random seat
-    counts, random met pairs (some with players who dropped), allowed sizes."""
+    counts, random met pairs (some with players who dropped), allowed sizes; at least
+    ``min_players`` players (drawn, not filtered: a filter would discard most inputs)."""
     sizes = draw(st.sampled_from(SIZE_LISTS))
-    n = draw(st.integers(min_value=min(sizes), max_value=max_players))
+    n = draw(st.integers(min_value=max(min(sizes), min_players), max_value=max_players))
     dropped = draw(st.integers(min_value=0, max_value=3))
     ids = [f"p{i}" for i in range(n + dropped)]
     rng = random.Random(draw(st.integers(0, 2**32)))
