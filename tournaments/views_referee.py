@@ -43,6 +43,7 @@ from tournaments.selectors import game_view_for, tournament_get_visible
 from tournaments.selectors.rulings import (
     knock_preview_for,
     referee_games,
+    result_correctable,
     tournament_rulings,
 )
 from tournaments.services.rulings import knock_ruling_record, result_correction_record
@@ -155,7 +156,7 @@ def _render(
     game = shown.game
     players = list(game.players or [])
     correction = None
-    if game.is_over and game.result_verified:  # a result from its log: correctable
+    if result_correctable(game=game):
         current = places or game.placements or {}
         correction = {
             "sequence": game.last_sequence + 1,

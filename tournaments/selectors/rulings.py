@@ -22,6 +22,15 @@ from tournaments.permissions import (
 from tournaments.selectors.privacy import Masker
 
 
+def result_correctable(*, game: Game) -> bool:
+    """Whether the result of ``game`` may be corrected (a ``correction`` event, any kind):
+    the game has ended and its result comes from its log. A placements-only result, a
+    bye or a game closed without a result has no log to correct (placements are entered
+    again instead). The one rule the correction service, the referee page and the game
+    page's link all ask."""
+    return game.is_over and game.result_verified
+
+
 def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:
     """The engine's preview (:func:`games.engine.knock_preview`) of a knock by ``by``
     appended to ``game``'s stored log now. No permission check: callers check."""

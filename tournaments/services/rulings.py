@@ -34,12 +34,12 @@ from django.utils.translation import gettext as _
 
 from games.errors import EventRejected, GameFinished, MalformedInput, StaleSequence
 from games.explanations import explain
-from games.models import Game, ResultSource
+from games.models import Game
 from games.selectors import game_get
 from games.services import validate_placements
 from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game, game_tournament
-from tournaments.selectors.rulings import knock_preview_of
+from tournaments.selectors.rulings import knock_preview_of, result_correctable
 from tournaments.services.recording import game_record_event
 
 MAX_NOTE = 2000
@@ -140,7 +140,7 @@ def result_correction_record(
                 "adjudicated end; a correction replaces the result only after the end."
             )
         )
-    if game.result_source != ResultSource.LOG:  # void, a bye, placements only
+    if not result_correctable(game=game):  # void, a bye, placements only
         raise GameFinished(
             _(
                 "This game's result does not come from a log, so there is no log to correct; "

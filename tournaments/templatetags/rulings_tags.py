@@ -13,7 +13,7 @@ from django import template
 
 from games.presenters import placements_text
 from tournaments.permissions import user_can_referee_game
-from tournaments.selectors.rulings import game_rulings
+from tournaments.selectors.rulings import game_rulings, result_correctable
 
 register = template.Library()
 
@@ -27,7 +27,7 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
     request = context.get("request")
     user = getattr(request, "user", None)
     may_rule = game.kind == "tock" and game.status == "in_progress"
-    may_correct = game.is_over and game.result_verified  # a result from its log
+    may_correct = result_correctable(game=game)
     can_referee = (
         (may_rule or may_correct)
         and user is not None
