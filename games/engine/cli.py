@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from . import jsonio
 from .base import Game, game_class, game_kinds
-from .common import placements_line
+from .common import placements_line, places_text
 from .errors import EngineError, LogError
 from .log import format_log, replay_text
 from .simulate import simulate
@@ -50,11 +50,9 @@ def format_summary(summary: dict[str, Any]) -> str:
     own = getattr(game_class(summary["game"]), "text_summary", None)
     text = own(summary) if own is not None else _tock_text(summary)
     for c in summary.get("corrections") or ():
-        ordered = sorted(c["placements"].items(), key=lambda kv: kv[1])
         text += (
             f"\ncorrected at event {c['event']} by {c['referee']}: "
-            + ", ".join(f"{name} ({place})" for name, place in ordered)
-            + f"  note: {' '.join(c['note'].split())}"
+            f"{places_text(c['placements'])}  note: {' '.join(c['note'].split())}"
         )
     return text
 

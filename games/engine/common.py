@@ -30,6 +30,7 @@ __all__ = [
     "is_int",
     "logging_push",
     "placements_line",
+    "places_text",
     "public_deal_event",
     "round_rng",
     "seeded_mismatch",
@@ -103,10 +104,15 @@ def competition_places(totals: list[int]) -> dict[int, int]:
     return {p: 1 + sum(1 for t in totals if t > mine) for p, mine in enumerate(totals)}
 
 
-def placements_line(placements: Mapping[str, int]) -> str:
-    """The ``placements: ana (1), ben (2)`` line of a text summary, best place first."""
+def places_text(placements: Mapping[str, int]) -> str:
+    """Placements as text, best place first: ``ana (1), ben (2)``."""
     ordered = sorted(placements.items(), key=lambda kv: kv[1])
-    return "placements: " + ", ".join(f"{name} ({place})" for name, place in ordered)
+    return ", ".join(f"{name} ({place})" for name, place in ordered)
+
+
+def placements_line(placements: Mapping[str, int]) -> str:
+    """The ``placements: ana (1), ben (2)`` line of a text summary (:func:`places_text`)."""
+    return "placements: " + places_text(placements)
 
 
 def hide_hands(summary: Mapping[str, Any]) -> dict[str, Any]:
