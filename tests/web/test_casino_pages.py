@@ -20,15 +20,13 @@ from games.models import Game, GameEvent
 from games.presenter_casino import casino_card, casino_card_label
 from ratings.models import Rating, RatingChange
 from tests.tournaments.factories import (
-    LeagueFactory,
     PlayerFactory,
     RegistrationFactory,
     RoundFactory,
-    TournamentFactory,
-    TournamentRoleFactory,
     UserFactory,
     seat_table,
 )
+from tests.web.kind_fixtures import kind_tournament, page, record, seated_game, staff
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
@@ -46,45 +44,26 @@ SEED, TARGET = 19, 11
 
 @pytest.fixture
 def tournament(db):
-    league = LeagueFactory(kind="casino", name="Casino Nights")
-    return TournamentFactory(league=league, name="Casino Cup", status="running")
+    return kind_tournament("casino", league="Casino Nights", name="Casino Cup")
 
 
 @pytest.fixture
 def game(tournament):
-    players = [PlayerFactory(handle=h, display_name=NAMES[h]) for h in HANDLES]
-    for p in players:
-        RegistrationFactory(tournament=tournament, player=p)
-    return seat_table(RoundFactory(tournament=tournament, number=1), players).game
+    return seated_game(tournament, NAMES)
 
 
 @pytest.fixture
 def organizer(tournament):
-    return TournamentRoleFactory(
-        tournament=tournament, role=Role.ORGANIZER, user=UserFactory(username="casino-org")
-    ).user
+    return staff(tournament, Role.ORGANIZER, "casino-org")
 
 
 @pytest.fixture
 def scorekeeper(tournament):
-    return TournamentRoleFactory(
-        tournament=tournament, role=Role.SCOREKEEPER, user=UserFactory(username="casino-sk")
-    ).user
+    return staff(tournament, Role.SCOREKEEPER, "casino-sk")
 
 
 def simulated() -> list[dict]:
     return engine.simulate(game="casino", players=HANDLES, seed=SEED, target=TARGET)
-
-
-def record(game, events, first: int = 1) -> None:
-    for n, event in enumerate(events, start=first):
-        services.game_record_event(game=game.pk, event=event, expected_sequence=n, user=SYSTEM)
-
-
-def page(client, game, **params) -> str:
-    response = client.get(reverse("tournaments:game-detail", args=[game.pk]), params)
-    assert response.status_code == 200
-    return html_lib.unescape(response.content.decode())
 
 
 def section(html: str, start: str, end: str = "</li>") -> str:

@@ -15,16 +15,8 @@ from django.urls import reverse
 import games.engine as engine
 from games.models import Game, GameEvent
 from games.presenter_uno import uno_card_label
-from tests.tournaments.factories import (
-    LeagueFactory,
-    PlayerFactory,
-    RegistrationFactory,
-    RoundFactory,
-    TournamentFactory,
-    TournamentRoleFactory,
-    UserFactory,
-    seat_table,
-)
+from tests.tournaments.factories import PlayerFactory
+from tests.web.kind_fixtures import kind_tournament, page, record, seated_game, staff
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
@@ -40,45 +32,26 @@ SEED, TARGET = 4, 120
 
 @pytest.fixture
 def tournament(db):
-    league = LeagueFactory(kind="uno", name="Uno Nights")
-    return TournamentFactory(league=league, name="Uno Cup", status="running")
+    return kind_tournament("uno", league="Uno Nights", name="Uno Cup")
 
 
 @pytest.fixture
 def game(tournament):
-    players = [PlayerFactory(handle=h, display_name=NAMES[h]) for h in HANDLES]
-    for p in players:
-        RegistrationFactory(tournament=tournament, player=p)
-    return seat_table(RoundFactory(tournament=tournament, number=1), players).game
+    return seated_game(tournament, NAMES)
 
 
 @pytest.fixture
 def organizer(tournament):
-    return TournamentRoleFactory(
-        tournament=tournament, role=Role.ORGANIZER, user=UserFactory(username="uno-org")
-    ).user
+    return staff(tournament, Role.ORGANIZER, "uno-org")
 
 
 @pytest.fixture
 def scorekeeper(tournament):
-    return TournamentRoleFactory(
-        tournament=tournament, role=Role.SCOREKEEPER, user=UserFactory(username="uno-sk")
-    ).user
+    return staff(tournament, Role.SCOREKEEPER, "uno-sk")
 
 
 def simulated() -> list[dict]:
     return engine.simulate(game="uno", players=HANDLES, seed=SEED, target=TARGET)
-
-
-def record(game, events, first: int = 1) -> None:
-    for n, event in enumerate(events, start=first):
-        services.game_record_event(game=game.pk, event=event, expected_sequence=n, user=SYSTEM)
-
-
-def page(client, game, **params) -> str:
-    response = client.get(reverse("tournaments:game-detail", args=[game.pk]), params)
-    assert response.status_code == 200
-    return html_lib.unescape(response.content.decode())
 
 
 def mid_hand(log) -> int:
