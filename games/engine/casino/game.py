@@ -86,7 +86,6 @@ _KEYS = {
     "round": frozenset({"type", "scores"}),
     "end": frozenset({"type", "reason", "referee", "placements"}),
 }
-_PLAYS = ("capture", "build", "call", "trail")
 _BUILD_ID = re.compile(r"b[1-9][0-9]*")
 
 
