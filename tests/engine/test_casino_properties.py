@@ -20,6 +20,12 @@ from hypothesis import strategies as st
 import games.engine as engine
 from games.engine.casino.bots import simulate_game
 from games.engine.casino.cards import CANONICAL
+from tests.engine.kind_checks import (
+    check_corrupted_logs,
+    check_garbage_events,
+    check_garbage_text,
+    jsonish,
+)
 
 #: (players, target, seed) of the simulated games: 2 to 4 players, whole games to 21,
 #: and some to 11 or 40.
@@ -203,85 +209,51 @@ def _corrupt(log, rng):
 
 
 def test_corrupted_logs_answer_line_n_reason(logs):
-    rng = random.Random(3)
-    refused = 0
-    for k in range(400):
-        bad = _corrupt(logs[k % 400], rng)
-        for events in (bad, _unseeded(bad)):
-            try:
-                engine.replay(events)
-            except engine.LogError as exc:
-                refused += 1
-                assert str(exc).startswith(f"line {exc.line}: ") and "\n" not in str(exc)
-                assert 1 <= exc.line <= len(events)
-                if exc.line > 1:
-                    engine.replay(events[: exc.line - 1])  # everything before it is valid
-    assert refused > 300
+    check_corrupted_logs(logs, _corrupt, _unseeded, pool=400)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.binary(max_size=300) | st.text(max_size=300))
 def test_garbage_text_never_gives_a_traceback(data):
-    text = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
-    try:
-        engine.replay_text(
-            b'{"type":"start","game":"casino","players":["a","b"],"seed":1}\n' + text
-        )
-    except engine.LogError as exc:
-        assert str(exc).startswith(f"line {exc.line}: ")
+    check_garbage_text("casino", data)
 
 
-JSONISH = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 12)
-    | st.sampled_from(
-        [
-            "a",
-            "b",
-            "AS",
-            "10D",
-            "KC",
-            "b1",
-            "b2",
-            "deal",
-            "capture",
-            "build",
-            "call",
-            "trail",
-            "round",
-            "end",
-            "time",
-            "cards",
-            "aces",
-        ]
-    ),  # fmt: skip
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "type",
-                    "player",
-                    "card",
-                    "take",
-                    "with",
-                    "groups",
-                    "value",
-                    "hands",
-                    "center",
-                    "scores",
-                    "reason",
-                    "placements",
-                    "a",
-                    "b",
-                ]
-            ),  # fmt: skip
-            children,
-            max_size=5,
-        )
-    ),
-    max_leaves=12,
+JSONISH = jsonish(
+    [
+        "a",
+        "b",
+        "AS",
+        "10D",
+        "KC",
+        "b1",
+        "b2",
+        "deal",
+        "capture",
+        "build",
+        "call",
+        "trail",
+        "round",
+        "end",
+        "time",
+        "cards",
+        "aces",
+    ],
+    [
+        "type",
+        "player",
+        "card",
+        "take",
+        "with",
+        "groups",
+        "value",
+        "hands",
+        "center",
+        "scores",
+        "reason",
+        "placements",
+        "a",
+        "b",
+    ],
 )
 
 
@@ -297,11 +269,4 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
         log = [{"type": "start", "game": "casino", "players": ["a", "b"], "sheet": True}]
     else:
         log = _short_game(cut % 5)[: cut + 2]
-    g = engine.replay(log)
-    for event in garbage:
-        before = g.to_state()
-        try:
-            g.push(event)
-        except engine.EngineError as exc:
-            assert "\n" not in str(exc) and str(exc)
-            assert g.to_state() == before
+    check_garbage_events(engine.replay(log), garbage)

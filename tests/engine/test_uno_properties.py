@@ -18,6 +18,12 @@ from hypothesis import strategies as st
 
 import games.engine as engine
 from games.engine.uno.cards import DECK_COUNTS, POINTS
+from tests.engine.kind_checks import (
+    check_corrupted_logs,
+    check_garbage_events,
+    check_garbage_text,
+    jsonish,
+)
 
 #: (players, deck, target) of the simulated games: 2 to 10 players, both decks, short
 #: targets for many games and a few whole games to 500.
@@ -171,69 +177,33 @@ def _corrupt(log, rng):
 
 
 def test_corrupted_logs_answer_line_n_reason(logs):
-    rng = random.Random(3)
-    refused = 0
-    for k in range(400):
-        log = logs[k % 300]
-        bad = _corrupt(log, rng)
-        for events in (bad, _unseeded(bad)):
-            try:
-                engine.replay(events)
-            except engine.LogError as exc:
-                refused += 1
-                assert str(exc).startswith(f"line {exc.line}: ") and "\n" not in str(exc)
-                assert 1 <= exc.line <= len(events)
-                if exc.line > 1:
-                    engine.replay(events[: exc.line - 1])  # everything before it is valid
-    assert refused > 300
+    check_corrupted_logs(logs, _corrupt, _unseeded, pool=300)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.binary(max_size=300) | st.text(max_size=300))
 def test_garbage_text_never_gives_a_traceback(data):
-    text = data if isinstance(data, bytes) else data
-    try:
-        engine.replay_text(
-            b'{"type":"start","game":"uno","players":["a","b"],"seed":1}\n'
-            + (text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass"))
-        )
-    except engine.LogError as exc:
-        assert str(exc).startswith(f"line {exc.line}: ")
+    check_garbage_text("uno", data)
 
 
-JSONISH = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-3, 12)
-    | st.sampled_from(
-        ["a", "b", "R1", "W4", "WS", "G", "deal", "play", "draw", "pass", "catch", "hand"]
-    ),
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "type",
-                    "player",
-                    "card",
-                    "cards",
-                    "color",
-                    "hands",
-                    "up",
-                    "uno",
-                    "by",
-                    "against",
-                    "winner",
-                    "points",
-                    "a",
-                    "b",
-                ]
-            ),  # fmt: skip
-            children,
-            max_size=5,
-        )
-    ),
-    max_leaves=12,
+JSONISH = jsonish(
+    ["a", "b", "R1", "W4", "WS", "G", "deal", "play", "draw", "pass", "catch", "hand"],
+    [
+        "type",
+        "player",
+        "card",
+        "cards",
+        "color",
+        "hands",
+        "up",
+        "uno",
+        "by",
+        "against",
+        "winner",
+        "points",
+        "a",
+        "b",
+    ],
 )
 
 
@@ -249,11 +219,4 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
         log = [{"type": "start", "game": "uno", "players": ["a", "b"], "sheet": True}]
     else:
         log = _short_game(cut % 5)[: cut + 2]
-    g = engine.replay(log)
-    for event in garbage:
-        before = g.to_state()
-        try:
-            g.push(event)
-        except engine.EngineError as exc:
-            assert "\n" not in str(exc) and str(exc)
-            assert g.to_state() == before
+    check_garbage_events(engine.replay(log), garbage)

@@ -1,0 +1,76 @@
+"""The generic robustness properties every card-game kind's property tests share (UNO,
+Casino): a corrupted log is refused as ``line N: reason`` with everything before line N
+valid, garbage text after a start line is refused the same way, and garbage events are
+refused with a one-line message and leave the game unchanged (``push`` is atomic),
+never a traceback."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from hypothesis import strategies as st
+
+import games.engine as engine
+
+
+def check_corrupted_logs(
+    logs: list[list[dict]],
+    corrupt: Callable[[list[dict], random.Random], list[dict]],
+    unseeded: Callable[[list[dict]], list[dict]],
+    pool: int,
+) -> None:
+    """400 corruptions of the first ``pool`` logs, each with and without its seed: every
+    refusal is one ``line N: reason`` line naming a line of the log, everything before
+    line N replays, and more than 300 of the 800 are refused."""
+    rng = random.Random(3)
+    refused = 0
+    for k in range(400):
+        bad = corrupt(logs[k % pool], rng)
+        for events in (bad, unseeded(bad)):
+            try:
+                engine.replay(events)
+            except engine.LogError as exc:
+                refused += 1
+                assert str(exc).startswith(f"line {exc.line}: ") and "\n" not in str(exc)
+                assert 1 <= exc.line <= len(events)
+                if exc.line > 1:
+                    engine.replay(events[: exc.line - 1])  # everything before it is valid
+    assert refused > 300
+
+
+def check_garbage_text(kind: str, data: bytes | str) -> None:
+    """``data`` after a seeded two-player start line of ``kind`` replays or is refused as
+    ``line N: reason``."""
+    text = data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass")
+    start = b'{"type":"start","game":"%s","players":["a","b"],"seed":1}\n' % kind.encode()
+    try:
+        engine.replay_text(start + text)
+    except engine.LogError as exc:
+        assert str(exc).startswith(f"line {exc.line}: ")
+
+
+def jsonish(words: list[str], keys: list[str]) -> st.SearchStrategy[Any]:
+    """Small JSON values built of ``words``, small integers and dictionaries keyed by
+    ``keys``: events that look almost like a kind's own."""
+    return st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 12) | st.sampled_from(words),
+        lambda children: (
+            st.lists(children, max_size=4)
+            | st.dictionaries(st.sampled_from(keys), children, max_size=5)
+        ),
+        max_leaves=12,
+    )
+
+
+def check_garbage_events(g: engine.Game, garbage: list[Any]) -> None:
+    """Push each of ``garbage`` on ``g``: accepted, or refused with a one-line message
+    and the game unchanged."""
+    for event in garbage:
+        before = g.to_state()
+        try:
+            g.push(event)
+        except engine.EngineError as exc:
+            assert "\n" not in str(exc) and str(exc)
+            assert g.to_state() == before
