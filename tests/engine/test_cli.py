@@ -5,34 +5,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import games.engine as engine
 from games.engine.cli import main
+from tests.engine.cli_helpers import cli, inproc
 from tests.engine.tock_helpers import to_text
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "games.engine", *args],
-        cwd=ROOT,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
-def inproc(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(args), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import json
 
 import games.engine as engine
 from games.engine.log import MAX_DEPTH
-from tests.engine.test_cli import cli
+from tests.engine.cli_helpers import cli
 
 START = {"type": "start", "game": "tock", "players": ["ann", "bob"], "seed": 1}
 

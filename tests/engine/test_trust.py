@@ -9,7 +9,7 @@ import pytest
 
 import games.engine as engine
 from games.engine import InvalidEvent, TockGame
-from tests.engine.test_cli import cli
+from tests.engine.cli_helpers import cli
 
 START = {"type": "start", "game": "tock", "players": ["ann", "bob"]}
 

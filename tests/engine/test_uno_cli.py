@@ -2,49 +2,30 @@
 
 from __future__ import annotations
 
-import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import games.engine as engine
-from games.engine.cli import main
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def inproc(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code = main(list(args), out=out, err=err)
-    return code, out.getvalue(), err.getvalue()
+from tests.engine.cli_helpers import cli, inproc, write_logs
 
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("uno")
     full = engine.simulate("uno", players=3, seed=4, deck="2018", target=120)
-    paths = {name: d / f"{name}.jsonl" for name in ("full", "cut", "bad", "sheet")}
-    paths["full"].write_text(engine.format_log(full))
-    paths["cut"].write_text(engine.format_log(full[:30]))
     bad = [*full[:5], {"type": "play", "player": "zed", "card": "R1"}]
-    paths["bad"].write_text(engine.format_log(bad))
     sheet = [
         {"type": "start", "game": "uno", "players": ["a", "b", "c"], "sheet": True},
         {"type": "hand", "winner": "b", "points": 320},
         {"type": "hand", "winner": "c", "points": 500},
     ]
-    paths["sheet"].write_text(engine.format_log(sheet))
-    return paths
+    return write_logs(d, full=full, cut=full[:30], bad=bad, sheet=sheet)
 
 
 def test_replay_json_is_the_summary(logs):
-    r = subprocess.run(
-        [sys.executable, "-m", "games.engine", "replay", str(logs["full"]), "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    r = cli("replay", str(logs["full"]), "--json")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary == engine.replay_text(logs["full"].read_text()).summary()
