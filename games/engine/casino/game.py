@@ -148,7 +148,6 @@ class CasinoGame(Game):
         self.seed: int | str | None = None
         self.target = 21
         self.sheet = False
-        self._dealer0 = 0
         self._round = 0
         self._dealer = 0
         self._deals = 0
@@ -191,7 +190,7 @@ class CasinoGame(Game):
         g._idx = {p: i for i, p in enumerate(players)}
         g._n = len(players)
         g.seed, g.target, g.sheet = seed, target, sheet
-        g._dealer0 = g._dealer = g._idx[dealer]
+        g._dealer = g._idx[dealer]
         g._hands = [[] for _ in players]
         g._captured = [[] for _ in players]
         g._made = [None] * g._n
@@ -279,12 +278,9 @@ class CasinoGame(Game):
         first = phase == ROUND
         n = self._n
         round_no = self._round + 1 if first else self._round
-        if not first:
-            dealer = self._dealer
-        elif round_no == 1:
-            dealer = self._dealer0
-        else:
-            dealer = (self._dealer + 1) % n
+        # Until round 1 is dealt ``_dealer`` is the start's dealer (a score sheet, whose
+        # round lines move it, has no deals); each later round passes it to the left.
+        dealer = (self._dealer + 1) % n if first and self._round else self._dealer
         order = [(dealer + 1 + i) % n for i in range(n)]
         if not first and "center" in event:
             raise IllegalMove(
@@ -906,7 +902,6 @@ class CasinoGame(Game):
             "seed": self.seed,
             "target": self.target,
             "sheet": self.sheet,
-            "dealer0": self._dealer0,
             "round": self._round,
             "dealer": self._dealer,
             "deals": self._deals,
@@ -946,7 +941,7 @@ class CasinoGame(Game):
             g._idx = {p: i for i, p in enumerate(g._names)}
             g._n = len(g._names)
             g.seed, g.target, g.sheet = state["seed"], state["target"], state["sheet"]
-            g._dealer0, g._round, g._dealer = state["dealer0"], state["round"], state["dealer"]
+            g._round, g._dealer = state["round"], state["dealer"]
             g._deals = state["deals"]
             g._deck = None if state["deck"] is None else list(state["deck"])
             g._dealt = list(state["dealt"])
