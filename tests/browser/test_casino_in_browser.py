@@ -14,15 +14,8 @@ import pytest
 import games.engine as engine
 from games.models import GameEvent
 from tests.browser.conftest import fits_width
-from tests.tournaments.factories import (
-    LeagueFactory,
-    PlayerFactory,
-    RoundFactory,
-    TournamentFactory,
-    TournamentRoleFactory,
-    UserFactory,
-    seat_table,
-)
+from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
+from tests.web.kind_fixtures import kind_tournament, staff
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
@@ -46,12 +39,8 @@ def test_a_casino_game_scored_and_watched_on_a_phone(
 ) -> None:
     from playwright.sync_api import expect
 
-    tournament = TournamentFactory(
-        league=LeagueFactory(kind="casino"), name="Casino Cup", status="running"
-    )
-    keeper = TournamentRoleFactory(
-        tournament=tournament, role=Role.SCOREKEEPER, user=UserFactory(username="casino-sk")
-    ).user
+    tournament = kind_tournament("casino", name="Casino Cup")
+    keeper = staff(tournament, Role.SCOREKEEPER, "casino-sk")
     players = [PlayerFactory(handle=h, display_name=h.title()) for h in HANDLES]
     game = seat_table(RoundFactory(tournament=tournament, number=1), players).game
     start = {"type": "start", "game": "casino", "players": HANDLES, "seed": 7}

@@ -10,15 +10,8 @@ import pytest
 
 import games.engine as engine
 from tests.browser.conftest import fits_width
-from tests.tournaments.factories import (
-    LeagueFactory,
-    PlayerFactory,
-    RoundFactory,
-    TournamentFactory,
-    TournamentRoleFactory,
-    UserFactory,
-    seat_table,
-)
+from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
+from tests.web.kind_fixtures import kind_tournament, staff
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
@@ -31,12 +24,8 @@ HANDLES = ["ann", "bob", "cat", "dan"]
 def test_an_uno_game_on_a_phone(phone: Any, live_site: str, shot: Any, log_in: Any) -> None:
     from playwright.sync_api import expect
 
-    tournament = TournamentFactory(
-        league=LeagueFactory(kind="uno"), name="Uno Cup", status="running"
-    )
-    organizer = TournamentRoleFactory(
-        tournament=tournament, role=Role.ORGANIZER, user=UserFactory(username="uno-org")
-    ).user
+    tournament = kind_tournament("uno", name="Uno Cup")
+    organizer = staff(tournament, Role.ORGANIZER, "uno-org")
     players = [PlayerFactory(handle=h, display_name=h.title()) for h in HANDLES]
     game = seat_table(RoundFactory(tournament=tournament, number=1), players).game
     log = engine.simulate(game="uno", players=HANDLES, seed=8, target=200, deck="2018")

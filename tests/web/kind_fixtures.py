@@ -1,6 +1,7 @@
-"""Set-up shared by the per-kind page tests (UNO, Casino): a running tournament in a
-league of the kind with one seated, registered table, its staff, recording a log through
-the recording service, and fetching the game page as a role sees it."""
+"""Set-up shared by the per-kind page and browser tests (UNO, Casino): a running
+tournament in a league of the kind with one seated, registered table, its staff,
+recording a log through the recording service, and fetching the game page as a role
+sees it."""
 
 from __future__ import annotations
 
@@ -25,10 +26,12 @@ from tournaments.models import Tournament
 from tournaments.permissions import SYSTEM
 
 
-def kind_tournament(kind: str, league: str, name: str) -> Tournament:
-    """A running tournament ``name`` in a new league ``league`` of ``kind``."""
+def kind_tournament(kind: str, *, name: str, league: str | None = None) -> Tournament:
+    """A running tournament ``name`` in a new league of ``kind`` (named ``league`` if
+    given)."""
+    league_names = {"name": league} if league else {}
     return TournamentFactory(
-        league=LeagueFactory(kind=kind, name=league), name=name, status="running"
+        league=LeagueFactory(kind=kind, **league_names), name=name, status="running"
     )
 
 
