@@ -163,19 +163,39 @@ def _bump_after_commit() -> None:
     _bump()
 
 
+class _Stored:
+    """How many pages this process has stored: a page stored since the last move of the
+    version may show a transaction's uncommitted state (rendered on its connection)."""
+
+    count = 0
+
+
 def pages_changed() -> None:
     """Every cached page is stale: moves the page version on now and again once the
-    current transaction commits (once per transaction, however often it is called)."""
-    _bump()
+    current transaction commits (the latter once per transaction, however often it is
+    called).
+
+    Within a transaction the move "now" is made again only when this process stored a
+    page since the last one: a transaction that writes 400 rows (a CSV of players, each
+    row a watched statement) costs two moves, not 400 round trips to the cache. A page
+    stored by another connection meanwhile cannot show this transaction's uncommitted
+    rows, and the move after commit makes it stale anyway."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        return  # autocommit: what changed is committed already
+        _bump()  # autocommit: what changed is committed already
+        return
     # Django starts a new list of on-commit callbacks with every transaction (and after
     # a savepoint's rollback): registered once per list, found without scanning it.
     if getattr(connection, "_pages_on_commit", None) is connection.run_on_commit:
+        if connection._pages_stored_at == _Stored.count:
+            return  # moved on in this transaction, and nothing stored since
+        _bump()
+        connection._pages_stored_at = _Stored.count
         return
+    _bump()
     transaction.on_commit(_bump_after_commit)
     connection._pages_on_commit = connection.run_on_commit
+    connection._pages_stored_at = _Stored.count
 
 
 def _on_game_save(sender: Any, instance: Any, **kwargs: Any) -> None:
@@ -328,6 +348,7 @@ class PageCacheMiddleware:
             # The version read before rendering: if a change came meanwhile, the entry
             # is already stale and the next visitor renders afresh.
             entry = (version, response.content, response.charset, headers)
+            _Stored.count += 1  # before the write: a failed write may still have landed
             cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
         except Exception:
             _Health.failed(f"storing {request.path}")
