@@ -261,10 +261,10 @@ class Game(ABC):
             "note": note,
         }
 
-    def _apply_correction(self, event: Mapping[str, Any]) -> dict[str, int]:
+    def _apply_correction(self, event: Mapping[str, Any]) -> dict[int, int]:
         """Check a ``correction`` event (:meth:`_check_correction`, which raises before
         anything changes) and record it in :attr:`corrections`; return the corrected
-        placements (player -> place, seat order).
+        placements by seat (seat -> place, as :meth:`_check_end` gives them).
 
         How a kind takes the event (TOCK, UNO; Casino the same way): its ``push``
         recognises ``"type": "correction"`` *before* refusing events after the end,
@@ -277,7 +277,8 @@ class Game(ABC):
         """
         entry = self._check_correction(event)
         self._corrections = [*self._corrections, entry]
-        return dict(entry["placements"])
+        places = entry["placements"]
+        return {seat: places[p] for seat, p in enumerate(self.players)}
 
     # -- the end event, shared by every kind ----------------------------------------
     def _check_end(self, event: Mapping[str, Any]) -> tuple[dict[str, Any], dict[int, int] | None]:

@@ -235,8 +235,7 @@ class CasinoGame(Game):
         self._named = {}  # the cards named by this event only (a seeded deal fills them)
         kind = event.get("type")
         if kind == "correction":  # after the end only: Game._apply_correction
-            places = self._apply_correction(event)
-            self._placements = {self._idx[p]: v for p, v in places.items()}
+            self._placements = self._apply_correction(event)
             self._events += 1
             return
         keys = _KEYS.get(kind) if type(kind) is str else None

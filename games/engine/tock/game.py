@@ -364,8 +364,7 @@ class TockGame(Game):
                     kind = ev.get("type")
                     if kind == "correction":  # after the end only: Game._apply_correction
                         self._events = done
-                        places = self._apply_correction(ev)
-                        self._placements = {self._idx[p]: v for p, v in places.items()}
+                        self._placements = self._apply_correction(ev)
                         done += 1
                         continue
                     keys = _EVENT_KEYS.get(kind) if type(kind) is str else None

@@ -218,8 +218,7 @@ class UnoGame(Game):
             raise InvalidEvent("an event must be a JSON object")
         kind = event.get("type")
         if kind == "correction":  # after the end only: Game._apply_correction
-            places = self._apply_correction(event)
-            self._placements = {self._idx[p]: v for p, v in places.items()}
+            self._placements = self._apply_correction(event)
             self._events += 1
             return
         keys = _KEYS.get(kind) if type(kind) is str else None
