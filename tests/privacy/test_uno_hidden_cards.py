@@ -13,17 +13,12 @@ from django.urls import reverse
 import games.engine as engine
 from tests.tournaments.factories import (
     LeagueFactory,
-    PlayerFactory,
-    RegistrationFactory,
-    RoundFactory,
     TournamentFactory,
     TournamentRoleFactory,
     UserFactory,
-    seat_table,
 )
-from tournaments import services
+from tests.web.kind_fixtures import record, seated_game
 from tournaments.models import Role
-from tournaments.permissions import SYSTEM
 from tournaments.selectors import game_view_for
 
 pytestmark = pytest.mark.django_db
@@ -35,20 +30,12 @@ SECRET_KEYS = {"seed", "hands", "cards"}
 @pytest.fixture
 def setup(db):
     tournament = TournamentFactory(league=LeagueFactory(kind="uno"), status="running")
-    players = [PlayerFactory(handle=h) for h in HANDLES]
-    for p in players:
-        RegistrationFactory(tournament=tournament, player=p)
-    game = seat_table(RoundFactory(tournament=tournament, number=1), players).game
+    game = seated_game(tournament, {h: h.upper() for h in HANDLES})
     organizer = TournamentRoleFactory(
         tournament=tournament, role=Role.ORGANIZER, user=UserFactory()
     ).user
     log = engine.simulate(game="uno", players=HANDLES, seed=4, target=120)
     return game, organizer, log
-
-
-def _record(game, events, first=1):
-    for n, event in enumerate(events, start=first):
-        services.game_record_event(game=game.pk, event=event, expected_sequence=n, user=SYSTEM)
 
 
 def _events(client, game) -> list[dict]:
@@ -71,7 +58,7 @@ def test_a_spectator_sees_no_card_that_is_not_face_up(client, setup):
     game, _organizer, log = setup
     cut = 40
     assert any(e["type"] == "draw" for e in log[:cut])
-    _record(game, log[:cut])
+    record(game, log[:cut])
 
     for shown in (_events(client, game), _log(client, game)):
         assert len(shown) == cut
@@ -95,12 +82,12 @@ def test_a_spectator_sees_no_card_that_is_not_face_up(client, setup):
 
 def test_staff_see_every_card_and_everyone_once_the_game_is_over(client, setup):
     game, organizer, log = setup
-    _record(game, log[:40])
+    record(game, log[:40])
     client.force_login(organizer)
     assert _events(client, game) == log[:40]
     assert _log(client, game) == log[:40]
 
     client.logout()
-    _record(game, log[40:], first=41)
+    record(game, log[40:], first=41)
     assert _events(client, game) == log
     assert _log(client, game) == log

@@ -1,5 +1,5 @@
-"""Set-up shared by the per-kind page and browser tests (UNO, Casino): a running
-tournament in a league of the kind with one seated, registered table, its staff,
+"""Set-up shared by the game page, score page, privacy and browser tests of every kind:
+a running tournament in a league of the kind with one seated, registered table, its staff,
 recording a log through the recording service, and fetching the game page as a role
 sees it."""
 

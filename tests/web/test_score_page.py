@@ -18,13 +18,11 @@ from games.models import Game, GameEvent
 from tests.tournaments.factories import (
     LeagueFactory,
     PlayerFactory,
-    RegistrationFactory,
-    RoundFactory,
     TournamentFactory,
     TournamentRoleFactory,
     UserFactory,
-    seat_table,
 )
+from tests.web.kind_fixtures import seated_game
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -39,10 +37,7 @@ def tournament(db):
 
 @pytest.fixture
 def game(tournament):
-    players = [PlayerFactory(handle=h, display_name=h.title()) for h in HANDLES]
-    for p in players:
-        RegistrationFactory(tournament=tournament, player=p)
-    return seat_table(RoundFactory(tournament=tournament, number=1), players).game
+    return seated_game(tournament, {h: h.title() for h in HANDLES})
 
 
 @pytest.fixture
