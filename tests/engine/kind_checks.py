@@ -2,7 +2,7 @@
 Casino): a corrupted log is refused as ``line N: reason`` with everything before line N
 valid, garbage text after a start line is refused the same way, and garbage events are
 refused with a one-line message and leave the game unchanged (``push`` is atomic),
-never a traceback."""
+never a traceback; and the referee's adjudicated end."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 import games.engine as engine
+from tests.engine.refusal import refused
 
 
 def check_corrupted_logs(
@@ -74,3 +75,32 @@ def check_garbage_events(g: engine.Game, garbage: list[Any]) -> None:
         except engine.EngineError as exc:
             assert "\n" not in str(exc) and str(exc)
             assert g.to_state() == before
+
+
+def check_adjudicated_end(g: engine.Game) -> None:
+    """On ``g``, players a, b and c after its deal (event 2): an adjudicated end must
+    place every seated player and name a known reason (refused otherwise, the game
+    unchanged); given, it ends the game with the referee's placements, ties allowed."""
+    refused(
+        g,
+        {"type": "end", "reason": "adjudicated", "placements": {"a": 1}},
+        "every seated",
+        kind=engine.InvalidEvent,
+    )
+    refused(g, {"type": "end", "reason": "later"}, "'reason'", kind=engine.InvalidEvent)
+    g.push(
+        {
+            "type": "end",
+            "reason": "adjudicated",
+            "referee": "r",
+            "placements": {"a": 2, "b": 1, "c": 2},
+        }
+    )
+    s = g.summary()
+    assert s["placements"] == {"a": 2, "b": 1, "c": 2} and s["turn"] is None
+    assert s["end"] == {
+        "event": 3,
+        "reason": "adjudicated",
+        "referee": "r",
+        "placements_given": True,
+    }

@@ -19,6 +19,7 @@ from tests.engine.casino_helpers import (
     refused,
     trail,
 )
+from tests.engine.kind_checks import check_adjudicated_end
 
 SUMMARY_KEYS = [
     "game",
@@ -658,29 +659,7 @@ def test_end_by_time_ranks_by_the_finished_rounds_and_adjudicated_with_placement
     deal(h, ["AS", "2S", "3S", "4S"])
     assert CasinoGame.event_needs_referee({"type": "end", "reason": "adjudicated"})
     assert not CasinoGame.event_needs_referee({"type": "end", "reason": "time"})
-    refused(
-        h,
-        {"type": "end", "reason": "adjudicated", "placements": {"a": 1}},
-        "every seated",
-        kind=engine.InvalidEvent,
-    )
-    refused(h, {"type": "end", "reason": "later"}, "'reason'", kind=engine.InvalidEvent)
-    h.push(
-        {
-            "type": "end",
-            "reason": "adjudicated",
-            "referee": "r",
-            "placements": {"a": 2, "b": 1, "c": 2},
-        }
-    )
-    s = h.summary()
-    assert s["placements"] == {"a": 2, "b": 1, "c": 2} and s["turn"] is None
-    assert s["end"] == {
-        "event": 3,
-        "reason": "adjudicated",
-        "referee": "r",
-        "placements_given": True,
-    }
+    check_adjudicated_end(h)
 
 
 # -- the contract ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pytest
 
 import games.engine as engine
 from games.engine.uno.cards import CANONICAL, DECK_VALUE, POINTS
+from tests.engine.kind_checks import check_adjudicated_end
 from tests.engine.uno_helpers import deal, draw, new_game, pile, play, refused
 
 SUMMARY_KEYS = {
@@ -572,29 +573,7 @@ def test_end_adjudicated_with_placements():
     assert engine.UnoGame.event_needs_referee({"type": "end", "reason": "adjudicated"})
     assert not engine.UnoGame.event_needs_referee({"type": "end", "reason": "time"})
     assert not engine.UnoGame.event_needs_referee([1])
-    refused(
-        g,
-        {"type": "end", "reason": "adjudicated", "placements": {"a": 1}},
-        "every seated",
-        kind=engine.InvalidEvent,
-    )
-    refused(g, {"type": "end", "reason": "later"}, "'reason'", kind=engine.InvalidEvent)
-    g.push(
-        {
-            "type": "end",
-            "reason": "adjudicated",
-            "referee": "r",
-            "placements": {"a": 2, "b": 1, "c": 2},
-        }
-    )
-    s = g.summary()
-    assert s["placements"] == {"a": 2, "b": 1, "c": 2} and s["turn"] is None
-    assert s["end"] == {
-        "event": 3,
-        "reason": "adjudicated",
-        "referee": "r",
-        "placements_given": True,
-    }
+    check_adjudicated_end(g)
 
 
 # -- the contract ----------------------------------------------------------------------
