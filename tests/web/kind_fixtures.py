@@ -1,11 +1,13 @@
 """Set-up shared by the game page, score page, privacy and browser tests of every kind:
 a running tournament in a league of the kind with one seated, registered table, its staff,
-recording a log through the recording service, and fetching the game page as a role
-sees it."""
+recording a log through the recording service, fetching the game page as a role sees
+it, and the score page's move buttons and event form."""
 
 from __future__ import annotations
 
 import html as html_lib
+import json
+import re
 from typing import Any
 
 from django.urls import reverse
@@ -61,3 +63,41 @@ def page(client: Any, game: Game, **params: Any) -> str:
     response = client.get(reverse("tournaments:game-detail", args=[game.pk]), params)
     assert response.status_code == 200
     return html_lib.unescape(response.content.decode())
+
+
+def score_url(game: Game) -> str:
+    """The scorekeeper's page of ``game``."""
+    return reverse("tournaments:game-score", args=[game.pk])
+
+
+def move_forms(html: str) -> list[dict]:
+    """The move buttons of the score page: event, sequence, key, group, label."""
+    forms = []
+    for form in re.findall(r'<form[^>]*class="move-form"[^>]*>(.*?)</form>', html, re.S):
+        event = re.search(r'name="event" value="([^"]*)"', form)
+        if event is None:
+            continue
+        forms.append(
+            {
+                "event": json.loads(html_lib.unescape(event.group(1))),
+                "sequence": int(re.search(r'name="sequence" value="(\d+)"', form).group(1)),
+                "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
+                "group": re.search(r'data-group="([^"]*)"', form).group(1),
+                "label": html_lib.unescape(
+                    re.sub(
+                        r"<[^>]+>",
+                        "",
+                        re.search(r"<button[^>]*>(.*?)</button>", form, re.S).group(1),
+                    )
+                ).strip(),
+            }
+        )
+    return forms
+
+
+def post(client: Any, game: Game, event: dict, sequence: int, key: str) -> Any:
+    """Submit one event through the score page's event form."""
+    return client.post(
+        score_url(game),
+        {"action": "event", "event": json.dumps(event), "sequence": sequence, "key": key},
+    )

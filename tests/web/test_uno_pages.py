@@ -10,13 +10,21 @@ import json
 import re
 
 import pytest
-from django.urls import reverse
 
 import games.engine as engine
 from games.models import Game, GameEvent
 from games.presenter_uno import uno_card_label
 from tests.tournaments.factories import PlayerFactory
-from tests.web.kind_fixtures import kind_tournament, page, record, seated_game, staff
+from tests.web.kind_fixtures import (
+    kind_tournament,
+    move_forms,
+    page,
+    post,
+    record,
+    score_url,
+    seated_game,
+    staff,
+)
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
@@ -194,42 +202,6 @@ def test_game_page_queries_are_bounded(client, game, django_assert_max_num_queri
 
 
 # --------------------------------------------------------------------------- the score page
-
-
-def score_url(game) -> str:
-    return reverse("tournaments:game-score", args=[game.pk])
-
-
-def move_forms(html: str) -> list[dict]:
-    """The move buttons of the score page: event, sequence, key, group, label."""
-    forms = []
-    for form in re.findall(r'<form[^>]*class="move-form"[^>]*>(.*?)</form>', html, re.S):
-        event = re.search(r'name="event" value="([^"]*)"', form)
-        if event is None:
-            continue
-        forms.append(
-            {
-                "event": json.loads(html_lib.unescape(event.group(1))),
-                "sequence": int(re.search(r'name="sequence" value="(\d+)"', form).group(1)),
-                "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
-                "group": re.search(r'data-group="([^"]*)"', form).group(1),
-                "label": html_lib.unescape(
-                    re.sub(
-                        r"<[^>]+>",
-                        "",
-                        re.search(r"<button[^>]*>(.*?)</button>", form, re.S).group(1),
-                    )
-                ).strip(),
-            }
-        )
-    return forms
-
-
-def post(client, game, event, sequence, key):
-    return client.post(
-        score_url(game),
-        {"action": "event", "event": json.dumps(event), "sequence": sequence, "key": key},
-    )
 
 
 def test_a_seeded_game_is_recorded_through_the_score_page_buttons(client, game, scorekeeper):
