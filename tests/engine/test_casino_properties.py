@@ -25,6 +25,7 @@ from tests.engine.kind_checks import (
     check_garbage_events,
     check_garbage_text,
     jsonish,
+    without_seed,
 )
 
 #: (players, target, seed) of the simulated games: 2 to 4 players, whole games to 21,
@@ -35,12 +36,6 @@ GAMES = [(2 + seed % 3, (21, 21, 11, 40)[seed % 4], seed) for seed in range(800)
 @pytest.fixture(scope="module")
 def logs():
     return [engine.simulate("casino", players=n, seed=s, target=t) for n, t, s in GAMES]
-
-
-def _unseeded(log):
-    start = dict(log[0])
-    start.pop("seed", None)
-    return [start, *log[1:]]
 
 
 def test_every_game_ends_at_the_target_and_replays_without_its_seed(logs):
@@ -56,7 +51,7 @@ def test_every_game_ends_at_the_target_and_replays_without_its_seed(logs):
             p for p, v in s["scores"].items() if v == best
         }
         if k % 3 == 0:
-            assert engine.replay(_unseeded(log)).summary() == s
+            assert engine.replay(without_seed(log)).summary() == s
         rounds += s["round"]
     assert rounds > 2000
 
@@ -118,7 +113,7 @@ def _check_cards(g):
 @pytest.mark.parametrize("unseeded", [False, True])
 def test_cards_accounted_for_and_rounds_scored_event_by_event(logs, unseeded):
     for log in logs[:: 30 if unseeded else 12]:
-        events = _unseeded(log) if unseeded else log
+        events = without_seed(log) if unseeded else log
         g = engine.start(events[0])
         for event in events[1:]:
             g.push(event)
@@ -209,7 +204,7 @@ def _corrupt(log, rng):
 
 
 def test_corrupted_logs_answer_line_n_reason(logs):
-    check_corrupted_logs(logs, _corrupt, _unseeded, pool=400)
+    check_corrupted_logs(logs, _corrupt, pool=400)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))

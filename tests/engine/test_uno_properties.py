@@ -23,6 +23,7 @@ from tests.engine.kind_checks import (
     check_garbage_events,
     check_garbage_text,
     jsonish,
+    without_seed,
 )
 
 #: (players, deck, target) of the simulated games: 2 to 10 players, both decks, short
@@ -42,19 +43,13 @@ def logs():
     return [_log(*game) for game in GAMES]
 
 
-def _unseeded(log):
-    start = dict(log[0])
-    start.pop("seed", None)
-    return [start, *log[1:]]
-
-
 def test_every_game_ends_and_replays_the_same_without_its_seed(logs):
     hands = 0
     for k, log in enumerate(logs):
         g = engine.replay(log)
         assert g.is_over and g.summary()["end"] is None, log[0]
         if k % 4 == 0:
-            assert engine.replay(_unseeded(log)).summary() == g.summary()
+            assert engine.replay(without_seed(log)).summary() == g.summary()
         hands += g.summary()["hand"]
     assert hands > 1000
 
@@ -98,7 +93,7 @@ def _check_cards(g):
 @pytest.mark.parametrize("unseeded", [False, True])
 def test_cards_conserved_and_scores_add_up_event_by_event(logs, unseeded):
     for log in logs[:: 40 if unseeded else 20]:
-        events = _unseeded(log) if unseeded else log
+        events = without_seed(log) if unseeded else log
         g = engine.start(events[0])
         for event in events[1:]:
             hands_before = copy.deepcopy(g.summary()["hands"])
@@ -177,7 +172,7 @@ def _corrupt(log, rng):
 
 
 def test_corrupted_logs_answer_line_n_reason(logs):
-    check_corrupted_logs(logs, _corrupt, _unseeded, pool=300)
+    check_corrupted_logs(logs, _corrupt, pool=300)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
