@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
-from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
+from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError, shown
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
@@ -131,14 +131,14 @@ class Game(ABC):
                 raise InvalidEvent("player names must not be empty")
             if not name.isprintable() and any(_unprintable(ch) for ch in name):
                 raise InvalidEvent(
-                    f"player name {name.encode('unicode_escape').decode()!r} holds a "
+                    f"player name {shown(name.encode('unicode_escape').decode())} holds a "
                     "control character or is not valid Unicode"
                 )
         if len(set(players)) != len(players):
             raise InvalidEvent("player names must be unique")
         for name in players:
             if name in cls.reserved_names:
-                raise InvalidEvent(f"{name!r} is reserved and cannot be a player name")
+                raise InvalidEvent(f"{shown(name)} is reserved and cannot be a player name")
         return players
 
     @classmethod
@@ -152,7 +152,9 @@ class Game(ABC):
         if event.get("type") != "start":
             raise InvalidEvent("the first event must have type 'start'")
         if event.get("game") != cls.kind:
-            raise InvalidEvent(f"start event is for game {event.get('game')!r}, not {cls.kind!r}")
+            raise InvalidEvent(
+                f"start event is for game {shown(event.get('game'))}, not {shown(cls.kind)}"
+            )
         check_keys(event, keys)
         return cls.check_players(event.get("players"))
 
@@ -194,7 +196,8 @@ class Game(ABC):
             v = placements[p]
             if type(v) is not int or not 1 <= v <= n:
                 raise InvalidPlacements(
-                    f"places must be positive integers from 1 to {n}: the place of {p} is {v!r}",
+                    f"places must be positive integers from 1 to {n}:"
+                    f" the place of {p} is {shown(v)}",
                     "bad_place",
                     {"player": p, "n": n},
                 )
@@ -297,7 +300,7 @@ class Game(ABC):
         """
         reason = event.get("reason")
         if reason not in END_REASONS:
-            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {reason!r}")
+            raise InvalidEvent(f"'reason' must be 'time' or 'adjudicated', not {shown(reason)}")
         referee = event.get("referee")
         if referee is not None and not isinstance(referee, str):
             raise InvalidEvent("'referee' must be a string")
@@ -432,7 +435,9 @@ def check_keys(event: Mapping[Any, Any], allowed: frozenset[str]) -> None:
         return
     extra = sorted(str(k) for k in event if k not in allowed and not str(k).startswith("_"))
     if extra:
-        raise InvalidEvent(f"unknown field(s) for {event.get('type')!r} event: {', '.join(extra)}")
+        raise InvalidEvent(
+            f"unknown field(s) for {shown(event.get('type'))} event: {', '.join(extra)}"
+        )
 
 
 def _unprintable(ch: str) -> bool:
@@ -476,14 +481,14 @@ def game_class(kind: object) -> type[Game]:
     cls = _REGISTRY.get(kind) if isinstance(kind, str) else None
     if cls is None:
         known = ", ".join(sorted(_REGISTRY))
-        raise InvalidEvent(f"unknown game {kind!r} (known: {known})")
+        raise InvalidEvent(f"unknown game {shown(kind)} (known: {known})")
     return cls
 
 
 def simulator(kind: object) -> Callable[..., list[dict[str, Any]]]:
     func = _SIMULATORS.get(kind) if isinstance(kind, str) else None
     if func is None:
-        raise InvalidEvent(f"no simulator for game {kind!r}")
+        raise InvalidEvent(f"no simulator for game {shown(kind)}")
     return func
 
 
@@ -492,7 +497,9 @@ def start(event: dict[str, Any]) -> Game:
     if not isinstance(event, dict):
         raise InvalidEvent("the start event must be a JSON object")
     if event.get("type") != "start":
-        raise InvalidEvent(f"the first event must have type 'start', not {event.get('type')!r}")
+        raise InvalidEvent(
+            f"the first event must have type 'start', not {shown(event.get('type'))}"
+        )
     return game_class(event.get("game")).start(event)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .base import IN_PROGRESS, Game, check_keys
-from .errors import IllegalMove, InvalidEvent
+from .errors import IllegalMove, InvalidEvent, shown
 
 __all__ = [
     "bot_players",
@@ -65,7 +65,7 @@ def start_dealer(event: Mapping[str, Any], players: Sequence[str]) -> str:
     """The ``dealer`` of a start event (default: the first player), one of ``players``."""
     dealer = event.get("dealer", players[0])
     if type(dealer) is not str or dealer not in players:
-        raise InvalidEvent(f"'dealer' must be one of the players, not {dealer!r}")
+        raise InvalidEvent(f"'dealer' must be one of the players, not {shown(dealer)}")
     return dealer
 
 
@@ -73,7 +73,7 @@ def start_target(event: Mapping[str, Any], default: int) -> int:
     """The ``target`` score of a start event (a positive integer; ``default`` if absent)."""
     target = event.get("target", default)
     if not is_int(target) or target < 1:
-        raise InvalidEvent(f"'target' must be a positive integer, not {target!r}")
+        raise InvalidEvent(f"'target' must be a positive integer, not {shown(target)}")
     return target
 
 
@@ -159,17 +159,19 @@ def check_event_type(
     if keys is None:
         if kind == "start":
             raise InvalidEvent("a 'start' event may only be the first line")
-        raise InvalidEvent(f"unknown event type {kind!r}")
+        raise InvalidEvent(f"unknown event type {shown(kind)}")
     if not event.keys() <= keys:  # (the common case without a call: replay speed)
         check_keys(event, keys)
     if status != IN_PROGRESS:
         raise IllegalMove(f"the game is over ({status}); no events after the end")
     if kind != "end":
         if sheet and kind != sheet_line:
-            raise IllegalMove(f"a score sheet holds only {sheet_line!r} lines, not {kind!r}")
+            raise IllegalMove(
+                f"a score sheet holds only {shown(sheet_line)} lines, not {shown(kind)}"
+            )
         if kind == sheet_line and not sheet:
             raise IllegalMove(
-                f"{sheet_line!r} lines belong to a score sheet (start with sheet: true)"
+                f"{shown(sheet_line)} lines belong to a score sheet (start with sheet: true)"
             )
     return kind  # type: ignore[return-value]
 
@@ -210,7 +212,7 @@ def bot_players(
     that many of ``defaults`` (ana, ben, ...), a list of names is kept as given (the
     start event checks it). ``InvalidEvent`` otherwise."""
     if game != cls.kind:
-        raise InvalidEvent(f"the {cls.title} simulator cannot play {game!r}")
+        raise InvalidEvent(f"the {cls.title} simulator cannot play {shown(game)}")
     if isinstance(players, int):
         lo, hi = cls.min_players, cls.max_players
         if not lo <= players <= hi:

@@ -9,13 +9,42 @@ from __future__ import annotations
 
 from typing import Any
 
+#: Longest message the engine gives, and the longest value a message quotes: what a
+#: caller passed in can be of any size, and a message is shown to a person.
+MAX_MESSAGE = 400
+MAX_SHOWN = 60
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` for a message, at most :data:`MAX_SHOWN` characters (the cut
+    says how long it was); also for an integer too long to print (Python refuses more
+    than ``sys.get_int_max_str_digits()`` digits), which only a Python caller can pass."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"<an integer of {value.bit_length()} bits>" if isinstance(value, int) else "<?>"
+    if len(text) <= MAX_SHOWN:
+        return text
+    return f"{text[: MAX_SHOWN - 12]}... ({len(text):,} characters)"
+
+
+def one_line(text: Any) -> str:
+    """``text`` on one line (whitespace runs become one space), cut in the middle to at
+    most :data:`MAX_MESSAGE` characters: the rule is named at the start, the value last."""
+    line = " ".join(str(text).split())
+    if len(line) <= MAX_MESSAGE:
+        return line
+    head, tail = MAX_MESSAGE * 2 // 3, MAX_MESSAGE // 4
+    cut = len(line) - head - tail
+    return f"{line[:head]} [... {cut:,} characters ...] {line[-tail:]}"
+
 
 class EngineError(Exception):
     """Base class of every error the engine raises on bad input."""
 
     def __str__(self) -> str:
-        # Keep messages on one line whatever the caller passed in.
-        return " ".join(super().__str__().split())
+        # One line, of a readable length, whatever the caller passed in.
+        return one_line(super().__str__())
 
 
 class InvalidEvent(EngineError):
@@ -59,6 +88,6 @@ class LogError(EngineError):
 
     def __init__(self, line: int, reason: str, cause: EngineError | None = None) -> None:
         self.line = line
-        self.reason = " ".join(str(reason).split())
+        self.reason = one_line(reason)
         self.cause = cause
         super().__init__(f"line {line}: {self.reason}")

@@ -48,7 +48,7 @@ from ..common import (
     start_sheet_and_seed,
     start_target,
 )
-from ..errors import IllegalMove, InvalidEvent
+from ..errors import IllegalMove, InvalidEvent, shown
 from .cards import (
     ALL_CARDS,
     BIG_CASINO,
@@ -351,7 +351,7 @@ class CasinoGame(Game):
         name = event.get("player")
         p = self._idx.get(name) if type(name) is str else None
         if p is None:
-            raise InvalidEvent(f"unknown player {name!r}")
+            raise InvalidEvent(f"unknown player {shown(name)}")
         if self._phase != PLAY:
             what = "a round's first deal" if self._phase == ROUND else "a deal"
             raise IllegalMove(f"no cards are in hand: the next event is {what}, not {name}'s")
@@ -359,7 +359,9 @@ class CasinoGame(Game):
             raise IllegalMove(f"{name} played out of turn (it is {self.turn}'s turn)")
         card = event.get("card")
         if not _is_card(card):
-            raise InvalidEvent(f"'card' must be a card code like '10D', '2S' or 'KC', not {card!r}")
+            raise InvalidEvent(
+                f"'card' must be a card code like '10D', '2S' or 'KC', not {shown(card)}"
+            )
         if card not in self._hands[p]:
             raise IllegalMove(f"{name} has no {card} (hand: {fmt_cards(self._hands[p])})")
         return p, card
@@ -410,7 +412,7 @@ class CasinoGame(Game):
             if not (_is_card(item) or (type(item) is str and _BUILD_ID.fullmatch(item))):
                 raise InvalidEvent(
                     f"'{field}' names loose center cards (like '7H') and build ids (like "
-                    f"'b1'), not {item!r}"
+                    f"'b1'), not {shown(item)}"
                 )
         return value
 
@@ -429,9 +431,13 @@ class CasinoGame(Game):
         for item in take:
             if type(item) is str:
                 if not _BUILD_ID.fullmatch(item):
-                    hint = f" (a loose card is a list of one: [{item!r}])" if _is_card(item) else ""
+                    hint = (
+                        f" (a loose card is a list of one: [{shown(item)}])"
+                        if _is_card(item)
+                        else ""
+                    )
                     raise InvalidEvent(
-                        f"'take' items are card lists or build ids, not {item!r}{hint}"
+                        f"'take' items are card lists or build ids, not {shown(item)}{hint}"
                     )
             elif not isinstance(item, list) or not item or not all(_is_card(c) for c in item):
                 raise InvalidEvent(
@@ -549,7 +555,9 @@ class CasinoGame(Game):
     def _value_field(self, event: dict[str, Any], lo: int) -> int:
         value = event.get("value")
         if not is_int(value):
-            raise InvalidEvent(f"'value' must be a whole number from {lo} to 10, not {value!r}")
+            raise InvalidEvent(
+                f"'value' must be a whole number from {lo} to 10, not {shown(value)}"
+            )
         if not lo <= value <= 10:
             what = "build" if lo == 2 else "call"
             raise IllegalMove(f"a {what} is worth {lo} to 10, not {value}")
@@ -688,7 +696,7 @@ class CasinoGame(Game):
                 v = given.get(cat, 0)
                 if not is_int(v):
                     raise InvalidEvent(
-                        f"the {cat} points of {name} must be a whole number, not {v!r}"
+                        f"the {cat} points of {name} must be a whole number, not {shown(v)}"
                     )
                 row[cat] = v
             rows.append(row)

@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from ..common import bot_players
-from ..errors import InvalidEvent
+from ..errors import InvalidEvent, shown
 from .game import TockGame
 from .rules import FORGOT_CENTER, FORGOT_DISCARD, MODES, WRONG_DISCARD
 
@@ -49,7 +49,7 @@ def simulate(
     """
     players = bot_players(TockGame, game, players, DEFAULT_PLAYERS)
     if mode not in MODES:
-        raise InvalidEvent(f"mode must be 'table' or 'strict', not {mode!r}")
+        raise InvalidEvent(f"mode must be 'table' or 'strict', not {shown(mode)}")
     if not 0.0 <= mistakes <= 1.0 or not 0.0 <= knocks <= 1.0:
         raise InvalidEvent("mistakes and knocks are probabilities between 0 and 1")
     start = {

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, check_keys, register
 from ..common import start_seed
-from ..errors import EngineError, IllegalMove, InvalidEvent, LogError
+from ..errors import EngineError, IllegalMove, InvalidEvent, LogError, shown
 from .rules import (
     DECK_SIZE,
     FORGOT_CENTER,
@@ -196,10 +196,10 @@ class TockGame(Game):
         players = cls._check_start(event, START_KEYS)
         first = event.get("first", players[0])
         if first not in players:
-            raise InvalidEvent(f"'first' must be one of the players, not {first!r}")
+            raise InvalidEvent(f"'first' must be one of the players, not {shown(first)}")
         mode = event.get("mode", "table")
         if mode not in MODES:
-            raise InvalidEvent(f"'mode' must be 'table' or 'strict', not {mode!r}")
+            raise InvalidEvent(f"'mode' must be 'table' or 'strict', not {shown(mode)}")
         seed = start_seed(event)
 
         g = cls()
@@ -371,7 +371,7 @@ class TockGame(Game):
                     if keys is None:
                         if kind == "start":
                             raise InvalidEvent("a 'start' event may only be the first line")
-                        raise InvalidEvent(f"unknown event type {kind!r}")
+                        raise InvalidEvent(f"unknown event type {shown(kind)}")
                     if self._status != IN_PROGRESS:
                         raise IllegalMove(
                             f"the game is over ({self._status}); no events after the end"
@@ -607,7 +607,7 @@ class TockGame(Game):
         name = event.get("player")
         i = self._idx.get(name) if type(name) is str else None
         if i is None:
-            raise InvalidEvent(f"unknown player {name!r}")
+            raise InvalidEvent(f"unknown player {shown(name)}")
         if i != self._active:
             if not self._still_in[i]:
                 raise IllegalMove(f"{name} has gone out and cannot act")
@@ -621,14 +621,14 @@ class TockGame(Game):
                 raise InvalidEvent(_CARD_REQUIRED)
             return None
         if type(card) is not int or not 1 <= card <= TRAVIESO:
-            raise InvalidEvent(f"'card' must be an integer from 1 to 21, not {card!r}")
+            raise InvalidEvent(f"'card' must be an integer from 1 to 21, not {shown(card)}")
         return card
 
     def _target(self, to: object) -> int:
         """Decode ``to``: -1 for the center, else a seat index."""
         j = self._dest.get(to) if type(to) is str else None
         if j is None:
-            raise InvalidEvent(f"'to' must be 'center' or a player's name, not {to!r}")
+            raise InvalidEvent(f"'to' must be 'center' or a player's name, not {shown(to)}")
         return j
 
     def _series(self, card: int, k: object) -> int:
@@ -639,7 +639,7 @@ class TockGame(Game):
         """
         c = self._center
         if type(k) is not int or k < 0:
-            raise InvalidEvent(f"'series' must be a non-negative integer, not {k!r}")
+            raise InvalidEvent(f"'series' must be a non-negative integer, not {shown(k)}")
         if card == 1:
             if k == len(c):
                 return k
@@ -713,10 +713,10 @@ class TockGame(Game):
         name = event.get("player")
         k = self._idx.get(name) if type(name) is str else None
         if k is None:
-            raise InvalidEvent(f"unknown player {name!r}")
+            raise InvalidEvent(f"unknown player {shown(name)}")
         ruling = event.get("ruling")
         if ruling is not None and ruling not in RULINGS:
-            raise InvalidEvent(f"'ruling' must be 'correct' or 'incorrect', not {ruling!r}")
+            raise InvalidEvent(f"'ruling' must be 'correct' or 'incorrect', not {shown(ruling)}")
         referee = event.get("referee")
         if referee is not None and not isinstance(referee, str):
             raise InvalidEvent("'referee' must be a string")

@@ -21,7 +21,7 @@ import random
 from typing import Any
 
 from ..common import bot_players, logging_push
-from ..errors import InvalidEvent
+from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
 from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
 
@@ -60,7 +60,7 @@ def simulate_game(
     """
     players = bot_players(UnoGame, game, players, DEFAULT_PLAYERS)
     if deck not in DECKS:
-        raise InvalidEvent(f"deck must be 'classic' or '2018', not {deck!r}")
+        raise InvalidEvent(f"deck must be 'classic' or '2018', not {shown(deck)}")
     for p in (draw_anyway, bluff, challenge, forget, catch):
         if not 0.0 <= p <= 1.0:
             raise InvalidEvent("the bots' habits are probabilities between 0 and 1")

@@ -48,7 +48,7 @@ from ..common import (
     start_sheet_and_seed,
     start_target,
 )
-from ..errors import IllegalMove, InvalidEvent
+from ..errors import IllegalMove, InvalidEvent, shown
 from .cards import (
     ALL_CARDS,
     CANONICAL,
@@ -162,7 +162,7 @@ class UnoGame(Game):
         dealer = start_dealer(event, players)
         deck = event.get("deck", "classic")
         if deck not in DECKS:
-            raise InvalidEvent(f"'deck' must be 'classic' or '2018', not {deck!r}")
+            raise InvalidEvent(f"'deck' must be 'classic' or '2018', not {shown(deck)}")
         target = start_target(event, 500)
         sheet, seed = start_sheet_and_seed(event)
         g = cls()
@@ -253,7 +253,7 @@ class UnoGame(Game):
         name = event.get(field)
         i = self._idx.get(name) if type(name) is str else None
         if i is None:
-            raise InvalidEvent(f"unknown player {name!r}")
+            raise InvalidEvent(f"unknown player {shown(name)}")
         if self._phase == IDLE:
             raise IllegalMove(f"no hand is running: the next event is a deal, not {name}'s")
         if i != self._active:
@@ -382,7 +382,7 @@ class UnoGame(Game):
         self._actor(event)
         color = event.get("color")
         if color not in COLORS:
-            raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {color!r}")
+            raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {shown(color)}")
         self._color = color
         self._phase = TURN
 
@@ -394,7 +394,9 @@ class UnoGame(Game):
         name = self._names[p]
         card = event.get("card")
         if type(card) is not str or card not in ALL_CARDS:
-            raise InvalidEvent(f"'card' must be a card code like 'R7', 'GS' or 'W4', not {card!r}")
+            raise InvalidEvent(
+                f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
+            )
         if phase not in (TURN, DRAWN):
             raise IllegalMove(self._not_now(name, "play"))
         hand = self._hands[p]
@@ -411,7 +413,7 @@ class UnoGame(Game):
             if color not in COLORS:
                 if color is None:
                     raise InvalidEvent(f"a wild ({card}) needs 'color': R, Y, G or B")
-                raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {color!r}")
+                raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {shown(color)}")
         else:
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
@@ -662,7 +664,7 @@ class UnoGame(Game):
         by, against = event.get("by"), event.get("against")
         for who in (by, against):
             if type(who) is not str or who not in self._idx:
-                raise InvalidEvent(f"unknown player {who!r}")
+                raise InvalidEvent(f"unknown player {shown(who)}")
         target = self._catchable
         if target is None:
             raise IllegalMove(
@@ -700,12 +702,12 @@ class UnoGame(Game):
         """A score-sheet line: who went out and how many points they scored."""
         winner, points = event.get("winner"), event.get("points")
         if type(winner) is not str or winner not in self._idx:
-            raise InvalidEvent(f"'winner' must be one of the players, not {winner!r}")
+            raise InvalidEvent(f"'winner' must be one of the players, not {shown(winner)}")
         top = DECK_VALUE[self.deck]
         if not is_int(points) or not 0 <= points <= top:
             raise InvalidEvent(
                 f"'points' must be a whole number from 0 to {top} (the {self.deck} deck), "
-                f"not {points!r}"
+                f"not {shown(points)}"
             )
         if self._hand_no:
             self._dealer = (self._dealer + 1) % self._n
