@@ -147,9 +147,10 @@ class CasinoPresenter(Presenter):
     # ------------------------------------------------------------------ the table
     @staticmethod
     def is_sheet(summary: Mapping[str, Any]) -> bool:
-        """A score sheet (round lines only): rounds were scored but no card was ever
-        captured or dealt. (A full log between rounds keeps the finished round's
-        captured counts; before its first deal it has no round score either.)"""
+        """A score sheet (round lines only): ``sheet`` given by the page (from the start
+        event), else rounds were scored but no card was ever captured or dealt. (A full
+        log between rounds keeps the finished round's captured counts; before its first
+        deal it has no round score either.)"""
         if summary.get("sheet") is not None:
             return bool(summary.get("sheet"))
         captured = summary.get("captured") or {}

@@ -122,8 +122,11 @@ class UnoPresenter(Presenter):
     # ------------------------------------------------------------------ the table
     @staticmethod
     def is_sheet(summary: Mapping[str, Any]) -> bool:
-        """A score sheet (hand lines only): hands were scored but no card was ever up.
-        (A full log before its first deal also has no top card, but no hand either.)"""
+        """A score sheet (hand lines only): ``sheet`` given by the page (from the start
+        event), else hands were scored but no card was ever up. (A full log before its
+        first deal also has no top card, but no hand either.)"""
+        if summary.get("sheet") is not None:
+            return bool(summary.get("sheet"))
         return summary.get("top") is None and bool(summary.get("hand"))
 
     def cells(self, summary: dict[str, Any], handle: str) -> list[Any]:

@@ -405,6 +405,8 @@ def game_view(
     """
     names = names or {}
     shown = summary if summary is not None else (state.get("summary") or {})
+    if shown and state.get("sheet"):  # a sheet's summary says so only once it has lines
+        shown = {**shown, "sheet": True}
     presenter = presenter_for(state.get("kind")) if shown else _GENERIC
     if summary is not None:
         placements = summary.get("placements") or {}

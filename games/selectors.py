@@ -77,7 +77,8 @@ def game_derived_state(*, game: Game) -> dict[str, Any]:
     """What to show for a game: its summary (from the cache when fresh) and result.
 
     ``sequence`` is the last event the state reflects; ``verified`` is false for a
-    placements-only result.
+    placements-only result; ``sheet`` says the game is a score sheet (its start event
+    says ``"sheet": true``), which its summary cannot tell before the first line.
     """
     summary = game.summary
     if game.last_sequence and not game.cache_is_fresh:
@@ -96,6 +97,7 @@ def game_derived_state(*, game: Game) -> dict[str, Any]:
         "finished_at": game.finished_at,
         "played_at": game.played_at,
         "summary": summary,
+        "sheet": isinstance(game.start_event, dict) and game.start_event.get("sheet") is True,
     }
 
 

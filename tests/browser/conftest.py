@@ -350,3 +350,12 @@ def log_in(live_site: str) -> Callable[[Any, Any], None]:
 def fits_width(page: Any) -> bool:
     """Nothing wider than the screen: no sideways scrolling at the venue."""
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def table_fits(page: Any, selector: str) -> bool:
+    """Whether the table fits its scrolling box (no column hidden to the right)."""
+    return page.evaluate(
+        "(s) => { const t = document.querySelector(s); "
+        "return t.parentElement.scrollWidth <= t.parentElement.clientWidth; }",
+        selector,
+    )

@@ -13,7 +13,7 @@ import pytest
 
 import games.engine as engine
 from games.models import GameEvent
-from tests.browser.conftest import fits_width
+from tests.browser.conftest import fits_width, table_fits
 from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
 from tests.web.kind_fixtures import kind_tournament, staff
 from tournaments import services
@@ -23,15 +23,6 @@ from tournaments.permissions import SYSTEM
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 HANDLES = ["ann", "bob", "cat", "dan"]
-
-
-def _table_fits(page: Any, selector: str) -> bool:
-    """Whether the table fits its scrolling box (nothing hidden to the right)."""
-    return page.evaluate(
-        "(s) => { const t = document.querySelector(s); "
-        "return t.parentElement.scrollWidth <= t.parentElement.clientWidth; }",
-        selector,
-    )
 
 
 def test_a_casino_game_scored_and_watched_on_a_phone(
@@ -114,5 +105,6 @@ def test_a_casino_game_scored_and_watched_on_a_phone(
     rounds = engine.replay(whole).summary()["round_scores"]
     expect(view.locator("table.casino-round")).to_have_count(len(rounds))
     assert fits_width(view)
-    assert all(_table_fits(view, f'table.casino-round[data-round="{n}"]') for n in (1, 2))
+    assert all(table_fits(view, f'table.casino-round[data-round="{n}"]') for n in (1, 2))
+    assert table_fits(view, "table.players")  # the place column too, on a phone
     shot(view, "finished-game")

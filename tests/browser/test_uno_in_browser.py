@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import games.engine as engine
-from tests.browser.conftest import fits_width
+from tests.browser.conftest import fits_width, table_fits
 from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
 from tests.web.kind_fixtures import kind_tournament, staff
 from tournaments import services
@@ -43,6 +43,7 @@ def test_an_uno_game_on_a_phone(phone: Any, live_site: str, shot: Any, log_in: A
         expect(item).to_have_attribute("data-cards", str(len(cards)))
     assert table.locator(".uno-hand").count() == 0
     assert fits_width(page)
+    assert table_fits(page, "table.players")  # the place column too, on a phone
     shot(page, "spectator")
 
     page.goto(f"{live_site}/games/{game.pk}/?at=12")

@@ -260,6 +260,21 @@ def test_a_score_sheet_shows_round_lines_and_totals(client):
     assert '<span>Ann</span> <strong class="num">6</strong>' in html
 
 
+def test_a_score_sheet_before_its_first_round_line_is_a_sheet_not_an_undealt_game(client):
+    for h in HANDLES:
+        PlayerFactory(handle=h, display_name=NAMES[h])
+    start = {"type": "start", "game": "casino", "players": HANDLES, "sheet": True}
+    game = services.friendly_game_create(kind="casino", log=[start], user=SYSTEM).game
+    html = page(client, game)
+    assert "Score sheet" in html and "No round finished yet." in html
+    assert "No card has been dealt yet." not in html and "data-loose" not in html
+    # A full game before its first deal is the other case, and says so.
+    full = {"type": "start", "game": "casino", "players": HANDLES}
+    game = services.friendly_game_create(kind="casino", log=[full], user=SYSTEM).game
+    html = page(client, game)
+    assert "No card has been dealt yet." in html and "Score sheet" not in html
+
+
 def test_game_page_queries_are_bounded(client, game, django_assert_max_num_queries):
     log = simulated()
     record(game, log[:10])

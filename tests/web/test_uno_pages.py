@@ -189,6 +189,19 @@ def test_a_score_sheet_shows_hand_results_and_totals(client):
     assert '<span>Cat</span> <strong class="num">520</strong>' in html
 
 
+def test_a_score_sheet_before_its_first_hand_line_is_a_sheet_not_an_undealt_game(client):
+    for h in HANDLES:
+        PlayerFactory(handle=h, display_name=NAMES[h])
+    start = {"type": "start", "game": "uno", "players": HANDLES, "sheet": True}
+    game = services.friendly_game_create(kind="uno", log=[start], user=SYSTEM).game
+    html = page(client, game)
+    assert "Score sheet" in html and "No hand has been dealt yet." not in html
+    full = {"type": "start", "game": "uno", "players": HANDLES}
+    game = services.friendly_game_create(kind="uno", log=[full], user=SYSTEM).game
+    html = page(client, game)
+    assert "No hand has been dealt yet." in html and "Score sheet" not in html
+
+
 def test_game_page_queries_are_bounded(client, game, django_assert_max_num_queries):
     log = simulated()
     record(game, log[:10])

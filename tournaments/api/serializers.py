@@ -189,6 +189,9 @@ class GameStateSerializer(serializers.Serializer):
     summary = serializers.DictField(
         allow_null=True, help_text="The engine's summary (TOCK: turn, center, piles, ...)."
     )
+    sheet = serializers.BooleanField(
+        help_text="A score sheet (UNO, Casino: results line by line, no cards)."
+    )
     table = TableRefSerializer(allow_null=True)
 
 
