@@ -29,6 +29,14 @@ of the round, and all keep the greedy's tables as the fallback start):
   compared with the greedy's only afterwards.
 * ``plane``: ``lookahead`` with no spread bound at all: at 16 players it finds the
   affine plane AG(2, 4) (five repeat-free rounds) whenever round 2 is a transversal.
+* ``oracle`` (only with ``--policy oracle``; minutes): a policy no real seating can
+  be, that *knows every result in advance*. Each round it tries the ``--keep`` best
+  seatings within the greedy's spread (:func:`tournaments.seating.lookahead.candidates`,
+  up to 5 weighted repeats above the least), plays each on a copy of the event (the
+  random results included, so they fall as they will), and so on up to three rounds
+  ahead, each round within the greedy's spread on its own request; it takes the one
+  with the fewest repeats over those rounds. What it reaches bounds what any policy
+  under the per-round bound can reach on these events (up to the ``keep`` cut).
 
     .venv/bin/python bench/seating_lookahead.py [--players 16] [--rounds 5] [--seeds 5]
 """
@@ -37,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import dataclasses
 import math
 import random
@@ -52,6 +61,7 @@ from bench_seating import Event  # noqa: E402
 
 from tournaments.seating import measure, seat_round  # noqa: E402
 from tournaments.seating.api import problem_of  # noqa: E402
+from tournaments.seating.lookahead import candidates  # noqa: E402
 from tournaments.seating.optimise import (  # noqa: E402
     Problem,
     greedy_groups,
@@ -288,8 +298,40 @@ POLICIES: dict[str, tuple[bool, str | None, float]] = {
 }
 
 
-def run_policy(name: str, n: int, rounds: int, seeds: int) -> dict:
-    look, bound, mu = POLICIES[name]
+def _oracle(event: Event, depth: int, keep: int) -> tuple[int, float, list[list[str]]]:
+    """``(repeats, spread sum, tables)``: of the ``keep`` best seatings of the event's
+    next round within the greedy's spread, the one whose next ``depth`` rounds (this one
+    included), played on copies of the event, have the fewest repeats."""
+    request = event.request()
+    players = list(request.players)
+    problem = problem_of(players, request.met)
+    sizes = request.sizes()
+    greedy = greedy_groups(problem, sizes)
+    found = candidates(
+        problem, sizes, spread_sum(problem, greedy), greedy,
+        keep=keep if depth > 1 else 1, slack=5,
+    )  # fmt: skip
+    rng = random.Random(request.seed)
+    best: tuple[int, float, list[list[str]]] | None = None
+    for _w, spread, groups in found:
+        tables = [[players[i].id for i in seat_order(t, problem.seats, rng)] for t in groups]
+        repeats = measure(tables, request).repeats
+        if depth > 1:
+            ahead = copy.deepcopy(event)
+            ahead.play(tables)
+            later, later_spread, _ = _oracle(ahead, depth - 1, keep)
+            repeats, spread = repeats + later, spread + later_spread
+        if best is None or (repeats, spread) < best[:2]:
+            best = (repeats, spread, tables)
+    assert best is not None  # the greedy's own tables are always within its spread
+    return best
+
+
+def run_policy(name: str, n: int, rounds: int, seeds: int, keep: int = 8) -> dict:
+    if name == "oracle":
+        look, bound, mu = True, "round", 0.0
+    else:
+        look, bound, mu = POLICIES[name]
     out = {"rep": 0, "grep": 0, "spr": 0.0, "gspr": 0.0, "max": 0.0, "over": 0}
     for seed in range(seeds):
         event = Event(n, seed)
@@ -299,7 +341,9 @@ def run_policy(name: str, n: int, rounds: int, seeds: int) -> dict:
         for number in range(2, rounds + 1):
             request = event.request()
             start = time.perf_counter()
-            if name.startswith("step"):
+            if name == "oracle":
+                _, _, tables = _oracle(event, min(3, rounds - number + 1), keep)
+            elif name.startswith("step"):
                 if name == "steps 1-5":
                     request = dataclasses.replace(request, rounds_left=None)
                 tables = seat_round(request, method="optimise")
@@ -338,7 +382,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--policy", action="append", choices=list(POLICIES))
+    parser.add_argument("--policy", action="append", choices=[*POLICIES, "oracle"])
+    parser.add_argument("--keep", type=int, default=8, help="the oracle's seatings a round")
     args = parser.parse_args()
     print(
         f"{args.players} players, rounds 2-{args.rounds}, {args.seeds} events; each policy"
@@ -349,7 +394,7 @@ def main() -> None:
         f" {'greedy':>7} {'events over':>11} {'max s':>6}"
     )
     for name in args.policy or list(POLICIES):
-        r = run_policy(name, args.players, args.rounds, args.seeds)
+        r = run_policy(name, args.players, args.rounds, args.seeds, args.keep)
         ratio = r["rep"] / r["grep"] if r["grep"] else 0.0
         print(
             f"  {name:<11} {r['rep']:7d} {r['grep']:6d} {ratio:6.0%} {r['spr']:7.3f}"

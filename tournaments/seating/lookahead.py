@@ -72,12 +72,15 @@ class _OutOfNodes(Exception):
 class _Candidates:
     """The ``keep`` best seatings by (weighted repeats, spread sum) within ``budget``."""
 
-    def __init__(self, problem: Problem, sizes: Sequence[int], budget: float, keep: int) -> None:
+    def __init__(
+        self, problem: Problem, sizes: Sequence[int], budget: float, keep: int, slack: int
+    ) -> None:
         self.n = problem.n
         self.pts = problem.points
         self.adj = problem.adj
         self.budget = budget + _EPS
         self.keep = keep
+        self.slack = slack
         self.counts: dict[int, int] = {}
         for size in sizes:
             self.counts[size] = self.counts.get(size, 0) + 1
@@ -99,7 +102,7 @@ class _Candidates:
     def loses(self, w: int, s: float) -> bool:
         """Whether a seating of ``w`` repeats and ``s`` spread (or a partial one: both
         only grow) can no longer enter the kept set."""
-        if self.best_w is not None and w > self.best_w + SLACK:
+        if self.best_w is not None and w > self.best_w + self.slack:
             return True
         if len(self.heap) < self.keep:
             return False
@@ -157,11 +160,18 @@ class _Candidates:
 
 
 def candidates(
-    problem: Problem, sizes: Sequence[int], budget: float, start: Sequence[Sequence[int]]
+    problem: Problem,
+    sizes: Sequence[int],
+    budget: float,
+    start: Sequence[Sequence[int]],
+    *,
+    keep: int = CANDIDATES,
+    slack: int = SLACK,
 ) -> list[tuple[int, float, list[list[int]]]]:
-    """Step 1: ``(weighted repeats, spread sum, groups)``, best first; ``start`` (within
-    the budget) is always kept unless ``CANDIDATES`` better seatings were found."""
-    search = _Candidates(problem, sizes, budget, CANDIDATES)
+    """Step 1: ``(weighted repeats, spread sum, groups)``, best first: the ``keep`` best
+    within ``budget`` and ``slack`` weighted repeats of the best; ``start`` (within the
+    budget) is always kept unless ``keep`` better seatings were found."""
+    search = _Candidates(problem, sizes, budget, keep, slack)
     w = sum(problem.adj[a].get(b, 0) for t in start for i, a in enumerate(t) for b in t[i + 1 :])
     s = sum(max(problem.points[x] for x in t) - min(problem.points[x] for x in t) for t in start)
     if s <= budget + _EPS:
