@@ -65,6 +65,17 @@ def page(client: Any, game: Game, **params: Any) -> str:
     return html_lib.unescape(response.content.decode())
 
 
+def start_pages(client: Any, kind: str, handles: list[str]) -> tuple[str, str]:
+    """The game pages of two friendly games of ``kind`` with only their start line: a
+    score sheet's (``"sheet": true``) and a full game's (the players must exist)."""
+    pages = []
+    for extra in ({"sheet": True}, {}):
+        start = {"type": "start", "game": kind, "players": handles, **extra}
+        game = services.friendly_game_create(kind=kind, log=[start], user=SYSTEM).game
+        pages.append(page(client, game))
+    return pages[0], pages[1]
+
+
 def score_url(game: Game) -> str:
     """The scorekeeper's page of ``game``."""
     return reverse("tournaments:game-score", args=[game.pk])

@@ -35,6 +35,7 @@ from tests.web.kind_fixtures import (
     score_url,
     seated_game,
     staff,
+    start_pages,
 )
 from tournaments import services
 from tournaments.models import Role
@@ -263,16 +264,11 @@ def test_a_score_sheet_shows_round_lines_and_totals(client):
 def test_a_score_sheet_before_its_first_round_line_is_a_sheet_not_an_undealt_game(client):
     for h in HANDLES:
         PlayerFactory(handle=h, display_name=NAMES[h])
-    start = {"type": "start", "game": "casino", "players": HANDLES, "sheet": True}
-    game = services.friendly_game_create(kind="casino", log=[start], user=SYSTEM).game
-    html = page(client, game)
-    assert "Score sheet" in html and "No round finished yet." in html
-    assert "No card has been dealt yet." not in html and "data-loose" not in html
+    sheet, full = start_pages(client, "casino", HANDLES)
+    assert "Score sheet" in sheet and "No round finished yet." in sheet
+    assert "No card has been dealt yet." not in sheet and "data-loose" not in sheet
     # A full game before its first deal is the other case, and says so.
-    full = {"type": "start", "game": "casino", "players": HANDLES}
-    game = services.friendly_game_create(kind="casino", log=[full], user=SYSTEM).game
-    html = page(client, game)
-    assert "No card has been dealt yet." in html and "Score sheet" not in html
+    assert "No card has been dealt yet." in full and "Score sheet" not in full
 
 
 def test_game_page_queries_are_bounded(client, game, django_assert_max_num_queries):

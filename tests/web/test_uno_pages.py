@@ -24,6 +24,7 @@ from tests.web.kind_fixtures import (
     score_url,
     seated_game,
     staff,
+    start_pages,
 )
 from tournaments import services
 from tournaments.models import Role
@@ -192,14 +193,9 @@ def test_a_score_sheet_shows_hand_results_and_totals(client):
 def test_a_score_sheet_before_its_first_hand_line_is_a_sheet_not_an_undealt_game(client):
     for h in HANDLES:
         PlayerFactory(handle=h, display_name=NAMES[h])
-    start = {"type": "start", "game": "uno", "players": HANDLES, "sheet": True}
-    game = services.friendly_game_create(kind="uno", log=[start], user=SYSTEM).game
-    html = page(client, game)
-    assert "Score sheet" in html and "No hand has been dealt yet." not in html
-    full = {"type": "start", "game": "uno", "players": HANDLES}
-    game = services.friendly_game_create(kind="uno", log=[full], user=SYSTEM).game
-    html = page(client, game)
-    assert "No hand has been dealt yet." in html and "Score sheet" not in html
+    sheet, full = start_pages(client, "uno", HANDLES)
+    assert "Score sheet" in sheet and "No hand has been dealt yet." not in sheet
+    assert "No hand has been dealt yet." in full and "Score sheet" not in full
 
 
 def test_game_page_queries_are_bounded(client, game, django_assert_max_num_queries):
