@@ -11,7 +11,7 @@ import games.engine as engine
 from games.explanations import explain
 from tests.rulings import logs
 from tests.tournaments.factories import RoundFactory, seat_table
-from tournaments.models import Ruling
+from tournaments.models import Player, Ruling
 from tournaments.permissions import SYSTEM
 from tournaments.services import game_record_log
 
@@ -153,3 +153,26 @@ def test_tournament_page_links_the_rulings(tournament):
     html = html.content.decode()
     assert reverse("tournaments:rulings", args=[tournament.pk]) in html
     assert reverse("tournaments:rulings-csv", args=[tournament.pk]) in html
+
+
+def test_a_ruling_note_names_a_hidden_player_only_for_staff(game, staff, tournament):
+    record(game, logs.CLEAN)
+    ann = Player.objects.get(handle="ann")
+    ann.hidden = True
+    ann.save(update_fields=["hidden"])
+    note = f"{ann.display_name} peeked (ann saw it, said {ann.display_name.upper()})"
+    client = browser(staff["referee"])
+    seq = game.last_sequence + 1
+    response = client.post(
+        page(game), {"by": "bob", "ruling": "correct", "sequence": seq, "note": note}
+    )
+    assert response.status_code == 303
+    label = f"Player {ann.pk}"
+    game_url = reverse("tournaments:game-detail", args=[game.pk])
+    rulings_url = reverse("tournaments:rulings", args=[tournament.pk])
+    for url in (game_url, rulings_url):
+        public = browser().get(url).content.decode()
+        # the handle "ann" is also a word of the name: the name's neutral form wins
+        assert f"{label} peeked ({label} saw it, said {label})" in public, url
+        staff_page = browser(staff["organizer"]).get(url).content.decode()
+        assert note in staff_page, url

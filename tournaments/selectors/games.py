@@ -25,7 +25,13 @@ from games.selectors import (
 )
 from tournaments.models import Player, Seat, Table
 from tournaments.permissions import user_sees_game_in_full
-from tournaments.selectors.privacy import Masker, hidden_label, mask_game, mask_value
+from tournaments.selectors.privacy import (
+    Masker,
+    hidden_label,
+    mask_game,
+    mask_value,
+    name_texts,
+)
 from tournaments.selectors.visibility import visible_tournament_expression
 
 
@@ -100,7 +106,7 @@ def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:
         shown = masker.player(player)
         if shown is not player:
             names[player.handle] = shown.handle
-            texts[player.display_name] = shown.display_name
+            texts.update(name_texts(player=player, shown=shown))
     if table is not None and names:
         for seat in table.seats.all():
             seat.player = masker.player(seat.player)
@@ -144,9 +150,7 @@ def game_log_text_visible(*, game: Game, full: bool = True) -> str:
     return engine.format_log(lines)
 
 
-def game_events_for(
-    *, user: Any, game_id: Any, after: int = 0
-) -> tuple[Game, list[GameEvent]]:
+def game_events_for(*, user: Any, game_id: Any, after: int = 0) -> tuple[Game, list[GameEvent]]:
     """The game (as :func:`game_get_visible` gives it) and its events after ``after``
     as ``user`` may see them: the privacy rule of :func:`game_view_for`, without the
     derived state. 2-4 queries."""

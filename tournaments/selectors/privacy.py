@@ -9,13 +9,19 @@ superusers, to the player themself, and to the staff of the tournament being sho
 
 The masking is pure data shaping over rows the selectors already fetched (no query for
 anonymous visitors): :func:`mask_value` replaces the hidden handles inside game data
-(players, placements, summary, events).
+(players, placements, summary, events). Free text written by people (a scorekeeper's
+``_note``, a correction's ``note``, a ruling's note) is masked by :func:`mask_text`
+with :func:`name_texts`: the handle, the whole display name and each word of it of
+three letters or more, as whole words, whatever the case and accents ("maria garcia"
+and "BONET" are María García Bonet too). A nickname nobody registered cannot be known.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+import unicodedata
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -92,32 +98,82 @@ class Masker:
         return shown
 
 
+#: Keys of game data whose strings are free text written by people, besides callers'
+#: metadata (keys starting with ``_``): a correction's ``note`` (in its event and in the
+#: summary's ``corrections``).
+FREE_TEXT_KEYS = frozenset({"note"})
+#: Words of a display name shorter than this are not masked on their own ("Li", "de").
+MIN_NAME_WORD = 3
+
+
+def name_texts(*, player: Player, shown: Player) -> dict[str, str]:
+    """What free text may call ``player`` -> what to write instead (``shown``: the masked
+    copy from :meth:`Masker.player`): the handle, the display name, and each word of the
+    display name of :data:`MIN_NAME_WORD` letters or more (-> the neutral name)."""
+    texts = {player.handle: shown.handle}
+    for word in re.findall(r"\w+", player.display_name):
+        if len(word) >= MIN_NAME_WORD:
+            texts[word] = shown.display_name
+    texts[player.display_name] = shown.display_name
+    return texts
+
+
+def _fold(text: str) -> str:
+    """``text`` without accents, case-folded: what two spellings of a name share."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def _is_handle(name: str) -> bool:
+    return re.fullmatch(r"[a-z0-9_-]+", name) is not None
+
+
+def mask_text(text: str, texts: Mapping[str, str]) -> str:
+    """``text`` with every name in ``texts`` (name -> replacement) replaced where it
+    stands as a whole word (or words), whatever its case and accents; longest names
+    first, so that a whole name goes before its parts, and of names as long, a display
+    name's before a handle's (``"Ann"`` is ``Player 7``, not ``Player-7``)."""
+    if not text or not texts:
+        return text
+    spellings: dict[str, set[str]] = {}  # folded letter -> the characters of text that fold to it
+    for c in set(text):
+        spellings.setdefault(_fold(c), set()).add(c)
+    for old, new in sorted(texts.items(), key=lambda kv: (-len(kv[0]), _is_handle(kv[0]))):
+        if not old.strip():
+            continue
+        parts = []
+        for c in old:
+            chars = spellings.get(_fold(c), set()) | {c}
+            parts.append("[" + "".join(re.escape(x) for x in sorted(chars)) + "]")
+        pattern = r"(?<!\w)" + "".join(parts) + r"(?!\w)"
+        text = re.sub(pattern, lambda _match, new=new: new, text, flags=re.IGNORECASE)
+    return text
+
+
 def mask_value(value: Any, names: dict[str, str], texts: dict[str, str] | None = None) -> Any:
     """``value`` (JSON data) with every string in ``names`` (handle -> neutral handle)
-    replaced, as a value or as an object key; in callers' free-text metadata (keys
-    starting with ``_``) also inside text, together with ``texts`` (display name ->
-    neutral name)."""
+    replaced, as a value or as an object key; in free text (callers' metadata, keys
+    starting with ``_``, and :data:`FREE_TEXT_KEYS`) also inside the text, together with
+    ``texts`` (:func:`name_texts`), by :func:`mask_text`."""
     if not names:
         return value
-    free = sorted({**names, **(texts or {})}.items(), key=lambda kv: -len(kv[0]))
-    return _mask(value, names, free, False)
+    return _mask(value, names, {**names, **(texts or {})}, False)
 
 
-def _mask(value: Any, names: dict[str, str], free: list[tuple[str, str]], meta: bool) -> Any:
+def _mask(value: Any, names: dict[str, str], free: dict[str, str], meta: bool) -> Any:
     if isinstance(value, str):
         if value in names:
             return names[value]
-        if meta:
-            for old, new in free:
-                if old:
-                    value = re.sub(re.escape(old), new, value, flags=re.IGNORECASE)
-        return value
+        return mask_text(value, free) if meta else value
     if isinstance(value, list):
         return [_mask(v, names, free, meta) for v in value]
     if isinstance(value, dict):
         return {
             _mask(k, names, free, meta): _mask(
-                v, names, free, meta or (isinstance(k, str) and k.startswith("_"))
+                v,
+                names,
+                free,
+                meta or (isinstance(k, str) and (k.startswith("_") or k in FREE_TEXT_KEYS)),
             )
             for k, v in value.items()
         }

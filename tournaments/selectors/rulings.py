@@ -19,7 +19,7 @@ from tournaments.permissions import (
     user_can_view_tournament,
     user_tournament_roles,
 )
-from tournaments.selectors.privacy import Masker
+from tournaments.selectors.privacy import Masker, mask_text, name_texts
 
 
 def result_correctable(*, game: Game) -> bool:
@@ -119,12 +119,16 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
     masker = Masker(user=user, tournament=tournament)
     handles = {h for r in rulings for h in (r.knocker, r.against)}
     for r in rulings:
+        handles.update(r.game.players or ())  # a note may name anyone at the table
         handles.update(r.placements or ())
         handles.update(r.previous_placements or ())
-    shown_as = {
-        p.handle: masker.player(p).handle
-        for p in Player.objects.filter(handle__in=handles, hidden=True)
-    }
+    shown_as: dict[str, str] = {}
+    texts: dict[str, str] = {}  # what a referee's note may call them (privacy.name_texts)
+    for p in Player.objects.filter(handle__in=handles, hidden=True):
+        masked = masker.player(p)
+        if masked is not p:
+            shown_as[p.handle] = masked.handle
+            texts.update(name_texts(player=p, shown=masked))
     rows = []
     for r in rulings:
         table = tables.get(r.game_id)
@@ -144,7 +148,7 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 engine_code=r.engine_code if shown else None,
                 ruling=r.ruling,
                 applied=r.applied,
-                note=r.note,
+                note=mask_text(r.note, texts),
                 override=r.is_override,
                 correction=r.is_correction,
                 placements=_renamed(r.placements, shown_as),

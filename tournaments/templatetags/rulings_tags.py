@@ -13,6 +13,7 @@ from django import template
 
 from games.presenters import placements_text
 from tournaments.permissions import user_can_referee_game
+from tournaments.selectors.privacy import mask_text
 from tournaments.selectors.rulings import game_rulings, result_correctable
 
 register = template.Library()
@@ -62,7 +63,8 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
                 "against": knocks.get(r.sequence, {}).get("against", r.against),
                 "correct": r.applied == "correct",
                 "override": r.is_override,
-                "note": r.note,
+                # hidden players' names as this visitor may see them (privacy.name_texts)
+                "note": mask_text(r.note, getattr(game, "privacy_texts", None) or {}),
                 "referee": r.referee.get_username() if r.referee else "",
             }
             for r in rulings
