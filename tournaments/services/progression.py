@@ -44,8 +44,9 @@ Seating (the algorithm is :func:`tournaments.seating.seat_round`, pure and seede
 * table sizes are the tournament's ``table_sizes`` (preferred first) within the game's
   ``min_players``/``max_players`` (:func:`table_size_limits`); a final table seats all
   the finalists;
-* a Swiss round's request says how many Swiss rounds are left, this one included
-  (``rounds_left``): small events choose the tables with the next round in view;
+* the request says how many rounds of its stage are left, this one included
+  (``rounds_left``: the Swiss rounds left, or the elimination rounds its players lead
+  to): small events choose the tables with the next round in view;
 * randomness is seeded by tournament, round number and ``seed``: seating is reproducible.
 
 Rounds get ``deadline = seated + round_minutes`` when the tournament sets a time limit.
@@ -268,13 +269,40 @@ def _ordered(
     return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
 
 
-def _rounds_left(tournament: Tournament, rnd: Round) -> int | None:
-    """The Swiss rounds still to seat, ``rnd`` included (the seating looks one round
-    ahead with it at small events); ``None`` for an elimination round (how many follow
-    depends on the results)."""
+def _rounds_left(tournament: Tournament, rnd: Round, players: int) -> int | None:
+    """The rounds still to seat in ``rnd``'s stage, ``rnd`` included (the seating looks
+    one round ahead with it at small events): the Swiss rounds left, or the elimination
+    rounds that ``players`` seated now lead to (:func:`_elimination_rounds`); ``None``
+    when it cannot be told."""
+    if rnd.stage == Stage.ELIMINATION:
+        return _elimination_rounds(tournament, players)
     if rnd.stage != Stage.SWISS or rnd.number > tournament.swiss_rounds:
         return None
     return tournament.swiss_rounds - rnd.number + 1
+
+
+def _elimination_rounds(tournament: Tournament, players: int) -> int | None:
+    """The elimination rounds ``players`` seated now play, this one included: each
+    round seats the table plan and the top ``advance`` of every table go on, until one
+    table holds everyone left (the final, as :func:`_seat_tables` decides). Who drops
+    out or misses a table can shorten it; ``None`` when no plan exists or nobody would
+    go out."""
+    lo, _hi = table_size_limits(kind=tournament.league.kind)
+    sizes = _allowed_sizes(tournament)
+    n, rounds = players, 0
+    while sizes and rounds < 64:
+        rounds += 1
+        if lo <= n <= max(max(sizes), lo):
+            return rounds
+        try:
+            plan = seating.table_plan(n, sizes)
+        except seating.SeatingError:
+            return None
+        survivors = sum(min(tournament.advance, size) for size in plan)
+        if survivors >= n:
+            return None
+        n = survivors
+    return None
 
 
 def _seat_tables(
@@ -310,7 +338,7 @@ def _seat_tables(
             met={k: v for k, v in met.items() if k <= by_id.keys()},
             seed=f"{tournament.pk}:{rnd.number}:{seed}",
             shuffle=shuffle,
-            rounds_left=_rounds_left(tournament, rnd),
+            rounds_left=_rounds_left(tournament, rnd, len(players)),
         )
         tables = seating.seat_round(request)
     except seating.SeatingError as exc:
