@@ -33,13 +33,17 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.engine.casino import CasinoGame
+from games.engine.casino.game import deals_per_round
 from games.presenters import (
+    LoggedEvent,
     Names,
     Presenter,
     _name,
     describe_dealt_start,
     describe_end,
     hand_sizes,
+    segment_ends,
     totals_by_score,
 )
 
@@ -107,6 +111,17 @@ def casino_card(card: Any) -> dict[str, Any]:
         "short": f"{rank}{SUIT_SYMBOLS[suit]}",
         "red": suit in RED_SUITS,
     }
+
+
+def _round_scored(points: Mapping[str, int], names: Names) -> str:
+    """ "Round scored: Ann 6 points, Bob 3 points" (``points``: handle -> the round's
+    points, in seat order)."""
+    parts = [
+        ngettext("%(player)s %(n)d point", "%(player)s %(n)d points", n)
+        % {"player": _name(names, h), "n": n}
+        for h, n in points.items()
+    ]
+    return _("Round scored: %(scores)s") % {"scores": ", ".join(parts)}
 
 
 def _cards_words(cards: Sequence[Any]) -> str:
@@ -243,6 +258,39 @@ class CasinoPresenter(Presenter):
         }
 
     # ------------------------------------------------------------------ the log
+    def ends(
+        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+    ) -> dict[int, str]:
+        """The end of each round played card by card, at its last play: its points (a
+        sheet's round lines say them themselves). A round opens with every
+        ``deals_per_round`` deal (6, 4, 3 for 2, 3, 4 players)."""
+        rounds = [r for r in summary.get("round_scores") or [] if isinstance(r, Mapping)]
+        seated = len(summary.get("players") or ())
+        if (
+            not events
+            or not rounds
+            or not CasinoGame.min_players <= seated <= CasinoGame.max_players
+        ):
+            return {}
+        per_round = deals_per_round(seated)
+        deals = 0
+
+        def opens(data: Any) -> bool:
+            nonlocal deals
+            if not (isinstance(data, Mapping) and data.get("type") == "deal"):
+                return False
+            deals += 1
+            return deals % per_round == 1
+
+        ends = segment_ends(events, opens, len(rounds))
+        return {
+            sequence: _round_scored(
+                {h: got.get("total", 0) if isinstance(got, Mapping) else 0 for h, got in r.items()},
+                names,
+            )
+            for sequence, r in zip(ends, rounds, strict=False)
+        }
+
     def describe(
         self,
         event: Mapping[str, Any],
@@ -313,18 +361,15 @@ class CasinoPresenter(Presenter):
         if kind == "round":
             scores = event.get("scores")
             if isinstance(scores, Mapping):
-                parts = []
-                for h, got in scores.items():
-                    points = (
-                        sum(v for v in got.values() if isinstance(v, int))
+                return _round_scored(
+                    {
+                        h: sum(v for v in got.values() if isinstance(v, int))
                         if isinstance(got, Mapping)
                         else 0
-                    )
-                    parts.append(
-                        ngettext("%(player)s %(n)d point", "%(player)s %(n)d points", points)
-                        % {"player": _name(names, h), "n": points}
-                    )
-                return _("Round scored: %(scores)s") % {"scores": ", ".join(parts)}
+                        for h, got in scores.items()
+                    },
+                    names,
+                )
             return _("Round scored")
         if kind == "end":
             return describe_end(event)

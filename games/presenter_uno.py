@@ -25,19 +25,21 @@ complete (:meth:`UnoPresenter.raw_template`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.presenters import (
+    LoggedEvent,
     Names,
     Presenter,
     _name,
     describe_dealt_start,
     describe_end,
     hand_sizes,
+    segment_ends,
     totals_by_score,
 )
 
@@ -208,6 +210,25 @@ class UnoPresenter(Presenter):
             c["event"]: c
             for c in summary.get("challenges") or []
             if isinstance(c, Mapping) and isinstance(c.get("event"), int)
+        }
+
+    def ends(
+        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+    ) -> dict[int, str]:
+        """The end of each hand played card by card, at its last event: who won it and
+        its points (a sheet's hand lines say it themselves)."""
+        results = [r for r in summary.get("hand_results") or [] if isinstance(r, Mapping)]
+        if not events or not results:
+            return {}
+        ends = segment_ends(
+            events,
+            lambda data: isinstance(data, Mapping) and data.get("type") == "deal",
+            len(results),
+        )
+        return {
+            sequence: _("Hand won by %(player)s: %(points)s points")
+            % {"player": _name(names, r.get("winner")), "points": r.get("points")}
+            for sequence, r in zip(ends, results, strict=False)
         }
 
     def describe(

@@ -41,13 +41,15 @@ class PlayerRow:
 @dataclass(frozen=True)
 class LogLine:
     """One event of the log as a sentence, with what happened at it (infractions and
-    knocks, as the visitor may see them)."""
+    knocks, as the visitor may see them, and the end of a hand or round)."""
 
     sequence: int
     text: str
     marks: list[str] = field(default_factory=list)
     current: bool = False
     knock: bool = False
+    #: the hand or round that ended with this event, with its score (UNO, Casino)
+    end: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,13 @@ class Presenter:
         """Event number -> what happened at it (infractions), as sentences."""
         return {}
 
+    def ends(
+        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+    ) -> dict[int, str]:
+        """Event number -> the end of a hand or round there, as a sentence with its score
+        (UNO, Casino). ``events``: the whole log as ``(sequence, data)``."""
+        return {}
+
     def verdicts(self, summary: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
         """Event number -> the summary's verdict on the event there, passed to
         :meth:`describe` as ``knock_at`` (TOCK: its knocks; UNO: its challenges)."""
@@ -148,6 +157,32 @@ class Presenter:
         engine's legal moves; ``start``: the start event (``None`` before it);
         ``waiting``: the game runs but the engine offers no move at all."""
         return None
+
+
+#: One logged event: its sequence number and its data.
+LoggedEvent = tuple[int, Any]
+
+
+def segment_ends(events: Sequence[LoggedEvent], opens: Any, finished: int) -> list[int]:
+    """The sequence numbers of the last event of each finished hand or round of a log
+    (``opens(data)``: whether the event opens the next one, called once per event in
+    order, so it may count): the last event before each opening after the first, and,
+    while fewer than ``finished`` (the results the summary holds) were found, the last
+    event of the log's open one (the game ended with its last play). ``end`` and
+    ``correction`` events belong to no hand or round."""
+    ends: list[int] = []
+    last: int | None = None
+    opened = False
+    for sequence, data in events:
+        if opens(data):
+            if opened and last is not None:
+                ends.append(last)
+            opened, last = True, None
+        elif opened and isinstance(data, Mapping) and data.get("type") not in ("end", "correction"):
+            last = sequence
+    if opened and last is not None and len(ends) < finished:
+        ends.append(last)
+    return ends[:finished]
 
 
 def placements_text(placements: Any, names: Names) -> str:
@@ -447,6 +482,13 @@ def game_log_lines(
     names = names or {}
     presenter = presenter_for(kind)
     marks = presenter.marks(summary or {}, names)
+    # a window of the log (the score page's recent events) cannot count hands or rounds
+    whole = bool(events) and events[0].sequence == 1
+    ends = (
+        presenter.ends(summary or {}, names, [(e.sequence, e.data) for e in events])
+        if whole
+        else {}
+    )
     knock_at = presenter.verdicts(summary or {})
     return [
         LogLine(
@@ -455,6 +497,7 @@ def game_log_lines(
             knock=e.sequence in knock_at,
             marks=marks.get(e.sequence, []),
             current=e.sequence == at,
+            end=ends.get(e.sequence),
         )
         for e in events
     ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.urls import reverse
 
+import games.engine as engine
 from games.models import Game
 from tests.tournaments.factories import (
     LeagueFactory,
@@ -74,6 +75,32 @@ def start_pages(client: Any, kind: str, handles: list[str]) -> tuple[str, str]:
         game = services.friendly_game_create(kind=kind, log=[start], user=SYSTEM).game
         pages.append(page(client, game))
     return pages[0], pages[1]
+
+
+def page_segment_ends(html: str) -> dict[int, str]:
+    """The game page's log lines that end a hand or round: event number -> its sentence."""
+    return {
+        int(n): text
+        for n, text in re.findall(
+            r'<li value="(\d+)"[^>]*>(?:(?!</li>).)*?<span class="segment-end">([^<]*)</span>',
+            html,
+            flags=re.S,
+        )
+    }
+
+
+def engine_segment_ends(log: list[dict], key: str) -> list[int]:
+    """The events of ``log`` after which the summary's ``key`` list (``hand_results``,
+    ``round_scores``) grows: where each hand or round ends, as the engine says."""
+    game = engine.replay(log[:1])
+    ends, done = [], 0
+    for n, event in enumerate(log[1:], start=2):
+        game.push(event)
+        now = len(game.summary()[key])
+        if now > done:
+            ends.append(n)
+            done = now
+    return ends
 
 
 def score_url(game: Game) -> str:

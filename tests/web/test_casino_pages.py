@@ -27,9 +27,11 @@ from tests.tournaments.factories import (
     seat_table,
 )
 from tests.web.kind_fixtures import (
+    engine_segment_ends,
     kind_tournament,
     move_forms,
     page,
+    page_segment_ends,
     post,
     record,
     score_url,
@@ -259,6 +261,20 @@ def test_a_score_sheet_shows_round_lines_and_totals(client):
     row = section(html, '<tr data-player="ann">', "</tr>")
     assert re.findall(r'<td class="num">(?:<strong>)?(\d+)', row) == ["3", "1", "0", "0", "2", "6"]
     assert '<span>Ann</span> <strong class="num">6</strong>' in html
+
+
+def test_the_log_marks_where_each_round_ended_with_its_points(client, game):
+    log = simulated()
+    record(game, log)
+    rounds = engine.replay(log).summary()["round_scores"]
+    ends = page_segment_ends(page(client, game))
+    assert list(ends) == engine_segment_ends(log, "round_scores") and len(ends) == len(rounds)
+    for (_n, text), scores in zip(ends.items(), rounds, strict=True):
+        parts = [f"{NAMES[h]} {scores[h]['total']} point" for h in HANDLES]
+        assert text.startswith("Round scored: ") and all(p in text for p in parts)
+    # in the replay viewer, only the rounds ended by then
+    first = next(iter(ends))
+    assert list(page_segment_ends(page(client, game, at=first))) == [first]
 
 
 def test_a_score_sheet_before_its_first_round_line_is_a_sheet_not_an_undealt_game(client):

@@ -16,9 +16,11 @@ from games.models import Game, GameEvent
 from games.presenter_uno import uno_card_label
 from tests.tournaments.factories import PlayerFactory
 from tests.web.kind_fixtures import (
+    engine_segment_ends,
     kind_tournament,
     move_forms,
     page,
+    page_segment_ends,
     post,
     record,
     score_url,
@@ -188,6 +190,16 @@ def test_a_score_sheet_shows_hand_results_and_totals(client):
     assert "Score sheet" in html and "data-top" not in html and "Hands played" in html
     assert "Hand won by Bob: 300 points" in html
     assert '<span>Cat</span> <strong class="num">520</strong>' in html
+
+
+def test_the_log_marks_where_each_hand_ended_with_its_winner(client, game):
+    log = simulated()
+    record(game, log)
+    results = engine.replay(log).summary()["hand_results"]
+    ends = page_segment_ends(page(client, game))
+    assert list(ends) == engine_segment_ends(log, "hand_results") and len(ends) == len(results)
+    for text, r in zip(ends.values(), results, strict=True):
+        assert text == f"Hand won by {NAMES[r['winner']]}: {r['points']} points"
 
 
 def test_a_score_sheet_before_its_first_hand_line_is_a_sheet_not_an_undealt_game(client):
