@@ -114,8 +114,8 @@ def casino_card(card: Any) -> dict[str, Any]:
 
 
 def _round_scored(points: Mapping[str, int], names: Names) -> str:
-    """ "Round scored: Ann 6 points, Bob 3 points" (``points``: handle -> the round's
-    points, in seat order)."""
+    """The sentence of a scored round, ``Round scored: Ann 6 points, Bob 3 points``
+    (``points``: handle -> the round's points, in seat order)."""
     parts = [
         ngettext("%(player)s %(n)d point", "%(player)s %(n)d points", n)
         % {"player": _name(names, h), "n": n}
