@@ -100,3 +100,14 @@ def world(db) -> World:
         friendly_id=friendly.pk,
         game_ids=game_ids,
     )
+
+
+def fetch_texts(client, urls: list[str]) -> dict[str, str]:
+    """Each URL's body for ``client`` (each must answer 200), streamed ones joined."""
+    texts = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        body = b"".join(response.streaming_content) if response.streaming else response.content
+        texts[url] = body.decode()
+    return texts

@@ -8,7 +8,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 import games.engine as engine
-from tests.privacy.conftest import SECRET_HANDLE
+from tests.privacy.conftest import SECRET_HANDLE, fetch_texts
 from tournaments.errors import NotAllowed, NotFound
 from tournaments.models import Player
 from tournaments.selectors import tournament_standings
@@ -53,13 +53,7 @@ def _public_texts(client, world) -> dict[str, str]:
         "/api/players",
         "/api/players?q=maria",
     ]
-    texts = {}
-    for url in urls:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        body = b"".join(response.streaming_content) if response.streaming else response.content
-        texts[url] = body.decode()
-    return texts
+    return fetch_texts(client, urls)
 
 
 def test_the_player_an_organizer_and_superusers_may_hide(world):

@@ -9,7 +9,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.privacy.conftest import SECRET_HANDLE
+from tests.privacy.conftest import SECRET_HANDLE, fetch_texts
 from tests.privacy.test_hide import _client, _hide, _leaks
 from tournaments.models import Player
 from tournaments.selectors.privacy import mask_text, name_texts
@@ -47,13 +47,7 @@ def _texts(client: APIClient, world, game: Game) -> dict[str, str]:
         f"/api/games/{game.pk}/events",
         f"/api/games/{game.pk}/log",
     ]
-    out = {}
-    for url in urls:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        body = b"".join(response.streaming_content) if response.streaming else response.content
-        out[url] = body.decode()
-    return out
+    return fetch_texts(client, urls)
 
 
 def test_a_correction_note_names_a_hidden_player_only_for_staff(world):

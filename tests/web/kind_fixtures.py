@@ -103,6 +103,18 @@ def engine_segment_ends(log: list[dict], key: str) -> list[int]:
     return ends
 
 
+def checked_segment_ends(
+    client: Any, game: Game, log: list[dict], key: str
+) -> tuple[dict[int, str], list[Any]]:
+    """Record ``log`` on ``game`` and check its page marks a hand or round end exactly
+    where the engine's ``key`` list grows; the marks (event -> sentence) and the list."""
+    record(game, log)
+    results = engine.replay(log).summary()[key]
+    ends = page_segment_ends(page(client, game))
+    assert list(ends) == engine_segment_ends(log, key) and len(ends) == len(results)
+    return ends, results
+
+
 def score_url(game: Game) -> str:
     """The scorekeeper's page of ``game``."""
     return reverse("tournaments:game-score", args=[game.pk])

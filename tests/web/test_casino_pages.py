@@ -27,7 +27,7 @@ from tests.tournaments.factories import (
     seat_table,
 )
 from tests.web.kind_fixtures import (
-    engine_segment_ends,
+    checked_segment_ends,
     kind_tournament,
     move_forms,
     page,
@@ -264,12 +264,8 @@ def test_a_score_sheet_shows_round_lines_and_totals(client):
 
 
 def test_the_log_marks_where_each_round_ended_with_its_points(client, game):
-    log = simulated()
-    record(game, log)
-    rounds = engine.replay(log).summary()["round_scores"]
-    ends = page_segment_ends(page(client, game))
-    assert list(ends) == engine_segment_ends(log, "round_scores") and len(ends) == len(rounds)
-    for (_n, text), scores in zip(ends.items(), rounds, strict=True):
+    ends, rounds = checked_segment_ends(client, game, simulated(), "round_scores")
+    for text, scores in zip(ends.values(), rounds, strict=True):
         parts = [f"{NAMES[h]} {scores[h]['total']} point" for h in HANDLES]
         assert text.startswith("Round scored: ") and all(p in text for p in parts)
     # in the replay viewer, only the rounds ended by then

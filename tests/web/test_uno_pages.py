@@ -16,11 +16,10 @@ from games.models import Game, GameEvent
 from games.presenter_uno import uno_card_label
 from tests.tournaments.factories import PlayerFactory
 from tests.web.kind_fixtures import (
-    engine_segment_ends,
+    checked_segment_ends,
     kind_tournament,
     move_forms,
     page,
-    page_segment_ends,
     post,
     record,
     score_url,
@@ -193,11 +192,7 @@ def test_a_score_sheet_shows_hand_results_and_totals(client):
 
 
 def test_the_log_marks_where_each_hand_ended_with_its_winner(client, game):
-    log = simulated()
-    record(game, log)
-    results = engine.replay(log).summary()["hand_results"]
-    ends = page_segment_ends(page(client, game))
-    assert list(ends) == engine_segment_ends(log, "hand_results") and len(ends) == len(results)
+    ends, results = checked_segment_ends(client, game, simulated(), "hand_results")
     for text, r in zip(ends.values(), results, strict=True):
         assert text == f"Hand won by {NAMES[r['winner']]}: {r['points']} points"
 
