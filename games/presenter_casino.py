@@ -258,8 +258,14 @@ class CasinoPresenter(Presenter):
         }
 
     # ------------------------------------------------------------------ the log
+    segment_opening = "deal"
+
     def ends(
-        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+        self,
+        summary: dict[str, Any],
+        names: Names,
+        events: Sequence[LoggedEvent],
+        prior: int = 0,
     ) -> dict[int, str]:
         """The end of each round played card by card, at its last play: its points (a
         sheet's round lines say them themselves). A round opens with every
@@ -273,7 +279,7 @@ class CasinoPresenter(Presenter):
         ):
             return {}
         per_round = deals_per_round(seated)
-        deals = 0
+        deals = prior
 
         def opens(data: Any) -> bool:
             nonlocal deals
@@ -282,13 +288,23 @@ class CasinoPresenter(Presenter):
             deals += 1
             return deals % per_round == 1
 
-        ends = segment_ends(events, opens, len(rounds))
+        opened = (prior + per_round - 1) // per_round  # rounds opened before the window
+        ends = segment_ends(
+            events,
+            opens,
+            len(rounds),
+            opened_before=opened,
+            to_the_end=events[-1][0] == summary.get("events"),
+        )
         return {
             sequence: _round_scored(
-                {h: got.get("total", 0) if isinstance(got, Mapping) else 0 for h, got in r.items()},
+                {
+                    h: got.get("total", 0) if isinstance(got, Mapping) else 0
+                    for h, got in rounds[i].items()
+                },
                 names,
             )
-            for sequence, r in zip(ends, rounds, strict=False)
+            for i, sequence in ends
         }
 
     def describe(

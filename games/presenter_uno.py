@@ -212,8 +212,14 @@ class UnoPresenter(Presenter):
             if isinstance(c, Mapping) and isinstance(c.get("event"), int)
         }
 
+    segment_opening = "deal"
+
     def ends(
-        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+        self,
+        summary: dict[str, Any],
+        names: Names,
+        events: Sequence[LoggedEvent],
+        prior: int = 0,
     ) -> dict[int, str]:
         """The end of each hand played card by card, at its last event: who won it and
         its points (a sheet's hand lines say it themselves)."""
@@ -224,11 +230,13 @@ class UnoPresenter(Presenter):
             events,
             lambda data: isinstance(data, Mapping) and data.get("type") == "deal",
             len(results),
+            opened_before=prior,
+            to_the_end=events[-1][0] == summary.get("events"),
         )
         return {
             sequence: _("Hand won by %(player)s: %(points)s points")
-            % {"player": _name(names, r.get("winner")), "points": r.get("points")}
-            for sequence, r in zip(ends, results, strict=False)
+            % {"player": _name(names, results[i].get("winner")), "points": results[i].get("points")}
+            for i, sequence in ends
         }
 
     def describe(

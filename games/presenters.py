@@ -117,11 +117,20 @@ class Presenter:
         """Event number -> what happened at it (infractions), as sentences."""
         return {}
 
+    #: The event type that opens a hand or round (UNO and Casino: ``"deal"``; a Casino
+    #: round opens with every few); ``None``: the kind has no hands or rounds.
+    segment_opening: str | None = None
+
     def ends(
-        self, summary: dict[str, Any], names: Names, events: Sequence[LoggedEvent]
+        self,
+        summary: dict[str, Any],
+        names: Names,
+        events: Sequence[LoggedEvent],
+        prior: int = 0,
     ) -> dict[int, str]:
         """Event number -> the end of a hand or round there, as a sentence with its score
-        (UNO, Casino). ``events``: the whole log as ``(sequence, data)``."""
+        (UNO, Casino). ``events``: the log, or a window of it, as ``(sequence, data)``;
+        ``prior``: the :attr:`segment_opening` events before the window."""
         return {}
 
     def verdicts(self, summary: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
@@ -163,26 +172,40 @@ class Presenter:
 LoggedEvent = tuple[int, Any]
 
 
-def segment_ends(events: Sequence[LoggedEvent], opens: Any, finished: int) -> list[int]:
-    """The sequence numbers of the last event of each finished hand or round of a log
-    (``opens(data)``: whether the event opens the next one, called once per event in
-    order, so it may count): the last event before each opening after the first, and,
-    while fewer than ``finished`` (the results the summary holds) were found, the last
-    event of the log's open one (the game ended with its last play). ``end`` and
-    ``correction`` events belong to no hand or round."""
-    ends: list[int] = []
+def segment_ends(
+    events: Sequence[LoggedEvent],
+    opens: Any,
+    finished: int,
+    *,
+    opened_before: int = 0,
+    to_the_end: bool = True,
+) -> list[tuple[int, int]]:
+    """Where the hands or rounds of a log end: ``(index, sequence)``, the 0-based number
+    of the hand or round and its last event. ``opens(data)`` says whether an event opens
+    the next one (called once per event in order, so it may count); ``finished``: how many
+    have a result in the summary; ``opened_before``: how many opened before ``events``
+    (a window of the log; 0 for the whole log); ``to_the_end``: ``events`` reach the
+    log's last event (else an end at the window's last event cannot be told: the
+    opening after it is not in view). A hand or round ends at the last event before the
+    next opening, or, while it has a result, at the log's last event (the game ended
+    with its last play).
+    ``end`` and ``correction`` events belong to none."""
+    ends: list[tuple[int, int]] = []
+    index = max(opened_before - 1, 0)  # the one open at the first event
+    opened = opened_before > 0
     last: int | None = None
-    opened = False
     for sequence, data in events:
         if opens(data):
-            if opened and last is not None:
-                ends.append(last)
+            if opened:
+                if last is not None:  # (else it ended before the window)
+                    ends.append((index, last))
+                index += 1
             opened, last = True, None
         elif opened and isinstance(data, Mapping) and data.get("type") not in ("end", "correction"):
             last = sequence
-    if opened and last is not None and len(ends) < finished:
-        ends.append(last)
-    return ends[:finished]
+    if opened and last is not None and to_the_end:
+        ends.append((index, last))
+    return [(i, sequence) for i, sequence in ends if i < finished]
 
 
 def placements_text(placements: Any, names: Names) -> str:
@@ -476,19 +499,20 @@ def game_log_lines(
     summary: dict[str, Any] | None,
     names: Names | None = None,
     at: int | None = None,
+    prior: int | None = None,
 ) -> list[LogLine]:
     """The log as sentences (``events``: rows with ``sequence`` and ``data``), each with
-    the infractions and knocks ``summary`` records at it; ``at`` marks the current one."""
+    the infractions and knocks ``summary`` records at it and the hand or round that ended
+    there; ``at`` marks the current one. For a window of the log (not from event 1),
+    ``prior`` is the count of the kind's ``segment_opening`` events before it (without
+    it the window marks no ends)."""
     names = names or {}
     presenter = presenter_for(kind)
     marks = presenter.marks(summary or {}, names)
-    # a window of the log (the score page's recent events) cannot count hands or rounds
-    whole = bool(events) and events[0].sequence == 1
-    ends = (
-        presenter.ends(summary or {}, names, [(e.sequence, e.data) for e in events])
-        if whole
-        else {}
-    )
+    if events and events[0].sequence == 1:
+        prior = 0  # the whole log
+    logged = [(e.sequence, e.data) for e in events]
+    ends = presenter.ends(summary or {}, names, logged, prior) if prior is not None else {}
     knock_at = presenter.verdicts(summary or {})
     return [
         LogLine(

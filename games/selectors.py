@@ -39,6 +39,12 @@ def game_event_list(*, game: Game, after: int = 0) -> QuerySet[GameEvent]:
     return GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
 
 
+def game_event_count(*, game: Game, event_type: str, up_to: int) -> int:
+    """How many events of ``event_type`` the game's log holds up to sequence ``up_to``
+    (1 query): e.g. the deals before a window of the log, to number its hands."""
+    return GameEvent.objects.filter(game=game, sequence__lte=up_to, data__type=event_type).count()
+
+
 def game_log_text(*, game: Game) -> str:
     """The game's log as JSON Lines (one event per line, start line first).
 

@@ -47,6 +47,7 @@ from django.views.decorators.http import require_http_methods
 from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
 from games.presenters import Names, game_log_lines, game_view, presenter_for
 from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
+from games.selectors import game_event_count
 from games.services import MAX_LOG_BYTES
 from tournaments.errors import NotFound
 from tournaments.permissions import user_can_record_game, user_can_referee_game
@@ -184,7 +185,11 @@ def _render(
     game = shown.game
     moves = game_score_moves(game=game)
     last = game.last_sequence
-    recent = shown.events(after=max(0, last - RECENT_EVENTS))
+    after = max(0, last - RECENT_EVENTS)
+    recent = shown.events(after=after)
+    opening = presenter_for(game.kind).segment_opening
+    # the hands or rounds opened before the window, so that it can mark their ends
+    prior = game_event_count(game=game, event_type=opening, up_to=after) if opening and after else 0
     view = game_view(state=shown.state, names=shown.names)
     buttons = _Buttons(kind=game.kind, names=shown.names)
     context = {
@@ -200,7 +205,11 @@ def _render(
         "recent": list(
             reversed(
                 game_log_lines(
-                    kind=game.kind, events=recent, summary=view.summary, names=shown.names
+                    kind=game.kind,
+                    events=recent,
+                    summary=view.summary,
+                    names=shown.names,
+                    prior=prior,
                 )
             )
         ),

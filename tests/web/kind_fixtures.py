@@ -78,15 +78,14 @@ def start_pages(client: Any, kind: str, handles: list[str]) -> tuple[str, str]:
 
 
 def page_segment_ends(html: str) -> dict[int, str]:
-    """The game page's log lines that end a hand or round: event number -> its sentence."""
-    return {
-        int(n): text
-        for n, text in re.findall(
-            r'<li value="(\d+)"[^>]*>(?:(?!</li>).)*?<span class="segment-end">([^<]*)</span>',
-            html,
-            flags=re.S,
-        )
-    }
+    """The log lines of a game or score page that end a hand or round: event number ->
+    its sentence, in event order."""
+    found = re.findall(
+        r'<li value="(\d+)"[^>]*>(?:(?!</li>).)*?<span class="segment-end">([^<]*)</span>',
+        html,
+        flags=re.S,
+    )
+    return dict(sorted((int(n), text) for n, text in found))
 
 
 def engine_segment_ends(log: list[dict], key: str) -> list[int]:

@@ -42,6 +42,7 @@ from tests.web.kind_fixtures import (
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
+from tournaments.views_score import RECENT_EVENTS
 
 pytestmark = pytest.mark.django_db
 
@@ -511,6 +512,15 @@ def test_every_page_of_a_casino_tournament_answers(
     # the game is over: everyone sees every event and the hands of any point
     state = client.get(reverse("api:game-state", args=[game.pk]), {"at": 57}).json()
     assert state["hands"] == engine.replay(log[:57]).summary()["hands"]
+
+
+def test_the_score_pages_latest_events_mark_the_ends_within_them(client, game, scorekeeper):
+    log = simulated()
+    ends, _results = checked_segment_ends(client, game, log, "round_scores")
+    client.force_login(scorekeeper)
+    html = html_lib.unescape(client.get(score_url(game)).content.decode())
+    shown = {n: text for n, text in ends.items() if n > len(log) - RECENT_EVENTS}
+    assert shown and page_segment_ends(html) == shown  # the last play ended the last one
 
 
 def test_score_page_queries_are_bounded(client, game, scorekeeper, django_assert_max_num_queries):
