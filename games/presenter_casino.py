@@ -36,14 +36,12 @@ from django.utils.translation import gettext_lazy, ngettext
 from games.engine.casino import CasinoGame
 from games.engine.casino.game import deals_per_round
 from games.presenters import (
-    LoggedEvent,
     Names,
     Presenter,
     _name,
     describe_dealt_start,
     describe_end,
     hand_sizes,
-    segment_ends,
     totals_by_score,
 )
 
@@ -259,53 +257,24 @@ class CasinoPresenter(Presenter):
 
     # ------------------------------------------------------------------ the log
     segment_opening = "deal"
+    segment_results = "round_scores"
 
-    def ends(
-        self,
-        summary: dict[str, Any],
-        names: Names,
-        events: Sequence[LoggedEvent],
-        prior: int = 0,
-    ) -> dict[int, str]:
-        """The end of each round played card by card, at its last play: its points (a
-        sheet's round lines say them themselves). A round opens with every
-        ``deals_per_round`` deal (6, 4, 3 for 2, 3, 4 players)."""
-        rounds = [r for r in summary.get("round_scores") or [] if isinstance(r, Mapping)]
+    def openings_per_segment(self, summary: Mapping[str, Any]) -> int:
+        """A round opens with every ``deals_per_round`` deal (6, 4, 3 for 2, 3, 4)."""
         seated = len(summary.get("players") or ())
-        if (
-            not events
-            or not rounds
-            or not CasinoGame.min_players <= seated <= CasinoGame.max_players
-        ):
-            return {}
-        per_round = deals_per_round(seated)
-        deals = prior
+        if not CasinoGame.min_players <= seated <= CasinoGame.max_players:
+            return 0
+        return deals_per_round(seated)
 
-        def opens(data: Any) -> bool:
-            nonlocal deals
-            if not (isinstance(data, Mapping) and data.get("type") == "deal"):
-                return False
-            deals += 1
-            return deals % per_round == 1
-
-        opened = (prior + per_round - 1) // per_round  # rounds opened before the window
-        ends = segment_ends(
-            events,
-            opens,
-            len(rounds),
-            opened_before=opened,
-            to_the_end=events[-1][0] == summary.get("events"),
+    def segment_sentence(self, result: Mapping[str, Any], names: Names) -> str:
+        """The end of a round played card by card: its points."""
+        return _round_scored(
+            {
+                h: got.get("total", 0) if isinstance(got, Mapping) else 0
+                for h, got in result.items()
+            },
+            names,
         )
-        return {
-            sequence: _round_scored(
-                {
-                    h: got.get("total", 0) if isinstance(got, Mapping) else 0
-                    for h, got in rounds[i].items()
-                },
-                names,
-            )
-            for i, sequence in ends
-        }
 
     def describe(
         self,

@@ -25,21 +25,19 @@ complete (:meth:`UnoPresenter.raw_template`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games.presenters import (
-    LoggedEvent,
     Names,
     Presenter,
     _name,
     describe_dealt_start,
     describe_end,
     hand_sizes,
-    segment_ends,
     totals_by_score,
 )
 
@@ -213,30 +211,13 @@ class UnoPresenter(Presenter):
         }
 
     segment_opening = "deal"
+    segment_results = "hand_results"
 
-    def ends(
-        self,
-        summary: dict[str, Any],
-        names: Names,
-        events: Sequence[LoggedEvent],
-        prior: int = 0,
-    ) -> dict[int, str]:
-        """The end of each hand played card by card, at its last event: who won it and
-        its points (a sheet's hand lines say it themselves)."""
-        results = [r for r in summary.get("hand_results") or [] if isinstance(r, Mapping)]
-        if not events or not results:
-            return {}
-        ends = segment_ends(
-            events,
-            lambda data: isinstance(data, Mapping) and data.get("type") == "deal",
-            len(results),
-            opened_before=prior,
-            to_the_end=events[-1][0] == summary.get("events"),
-        )
-        return {
-            sequence: _("Hand won by %(player)s: %(points)s points")
-            % {"player": _name(names, results[i].get("winner")), "points": results[i].get("points")}
-            for i, sequence in ends
+    def segment_sentence(self, result: Mapping[str, Any], names: Names) -> str:
+        """The end of a hand played card by card: who won it and its points."""
+        return _("Hand won by %(player)s: %(points)s points") % {
+            "player": _name(names, result.get("winner")),
+            "points": result.get("points"),
         }
 
     def describe(

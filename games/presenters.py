@@ -117,9 +117,19 @@ class Presenter:
         """Event number -> what happened at it (infractions), as sentences."""
         return {}
 
-    #: The event type that opens a hand or round (UNO and Casino: ``"deal"``; a Casino
-    #: round opens with every few); ``None``: the kind has no hands or rounds.
+    #: The event type that opens a hand or round (UNO and Casino: ``"deal"``) and the
+    #: summary's list of finished ones (``None``: the kind has no hands or rounds).
     segment_opening: str | None = None
+    segment_results: str | None = None
+
+    def openings_per_segment(self, summary: Mapping[str, Any]) -> int:
+        """How many :attr:`segment_opening` events a hand or round has (Casino: a round
+        of 6, 4 or 3 deals); 0 when it cannot be told."""
+        return 1
+
+    def segment_sentence(self, result: Mapping[str, Any], names: Names) -> str:
+        """The sentence at the end of a hand or round: its result, said."""
+        return ""
 
     def ends(
         self,
@@ -128,10 +138,32 @@ class Presenter:
         events: Sequence[LoggedEvent],
         prior: int = 0,
     ) -> dict[int, str]:
-        """Event number -> the end of a hand or round there, as a sentence with its score
-        (UNO, Casino). ``events``: the log, or a window of it, as ``(sequence, data)``;
-        ``prior``: the :attr:`segment_opening` events before the window."""
-        return {}
+        """Event number -> the end of a hand or round there (its last event), as
+        :meth:`segment_sentence` says its result. ``events``: the log, or a window of it,
+        as ``(sequence, data)``; ``prior``: the :attr:`segment_opening` events before the
+        window. A score sheet's lines say their results themselves (no openings)."""
+        key, opening = self.segment_results, self.segment_opening
+        results = [r for r in (summary.get(key) or []) if isinstance(r, Mapping)] if key else []
+        per = self.openings_per_segment(summary)
+        if not events or not results or not opening or per < 1:
+            return {}
+        count = prior
+
+        def opens(data: Any) -> bool:
+            nonlocal count
+            if not (isinstance(data, Mapping) and data.get("type") == opening):
+                return False
+            count += 1
+            return count % per == 1 % per
+
+        ends = segment_ends(
+            events,
+            opens,
+            len(results),
+            opened_before=(prior + per - 1) // per,
+            to_the_end=events[-1][0] == summary.get("events"),
+        )
+        return {sequence: self.segment_sentence(results[i], names) for i, sequence in ends}
 
     def verdicts(self, summary: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
         """Event number -> the summary's verdict on the event there, passed to

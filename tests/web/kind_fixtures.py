@@ -114,6 +114,20 @@ def checked_segment_ends(
     return ends, results
 
 
+def check_latest_events_ends(
+    client: Any, game: Game, scorekeeper: Any, log: list[dict], key: str
+) -> None:
+    """Record ``log`` (a whole game) and check the score page's latest events mark the
+    hand or round ends within them as the game page does (the last one at least)."""
+    from tournaments.views_score import RECENT_EVENTS
+
+    ends, _results = checked_segment_ends(client, game, log, key)
+    client.force_login(scorekeeper)
+    html = html_lib.unescape(client.get(score_url(game)).content.decode())
+    shown = {n: text for n, text in ends.items() if n > len(log) - RECENT_EVENTS}
+    assert shown and page_segment_ends(html) == shown  # the last play ended the last one
+
+
 def score_url(game: Game) -> str:
     """The scorekeeper's page of ``game``."""
     return reverse("tournaments:game-score", args=[game.pk])

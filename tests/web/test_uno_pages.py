@@ -16,11 +16,11 @@ from games.models import Game, GameEvent
 from games.presenter_uno import uno_card_label
 from tests.tournaments.factories import PlayerFactory
 from tests.web.kind_fixtures import (
+    check_latest_events_ends,
     checked_segment_ends,
     kind_tournament,
     move_forms,
     page,
-    page_segment_ends,
     post,
     record,
     score_url,
@@ -31,7 +31,6 @@ from tests.web.kind_fixtures import (
 from tournaments import services
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
-from tournaments.views_score import RECENT_EVENTS
 
 pytestmark = pytest.mark.django_db
 
@@ -357,12 +356,7 @@ def test_without_a_seed_the_page_offers_no_guessed_cards(client, game, scorekeep
 
 
 def test_the_score_pages_latest_events_mark_the_ends_within_them(client, game, scorekeeper):
-    log = simulated()
-    ends, _results = checked_segment_ends(client, game, log, "hand_results")
-    client.force_login(scorekeeper)
-    html = html_lib.unescape(client.get(score_url(game)).content.decode())
-    shown = {n: text for n, text in ends.items() if n > len(log) - RECENT_EVENTS}
-    assert shown and page_segment_ends(html) == shown  # the last play ended the last one
+    check_latest_events_ends(client, game, scorekeeper, simulated(), "hand_results")
 
 
 def test_score_page_queries_are_bounded(client, game, scorekeeper, django_assert_max_num_queries):
