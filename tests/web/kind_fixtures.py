@@ -134,7 +134,7 @@ def score_url(game: Game) -> str:
 
 
 def move_forms(html: str) -> list[dict]:
-    """The move buttons of the score page: event, sequence, key, group, label."""
+    """The move buttons of the score page: event, sequence, key, data-move, group, label."""
     forms = []
     for form in re.findall(r'<form[^>]*class="move-form"[^>]*>(.*?)</form>', html, re.S):
         event = re.search(r'name="event" value="([^"]*)"', form)
@@ -145,6 +145,7 @@ def move_forms(html: str) -> list[dict]:
                 "event": json.loads(html_lib.unescape(event.group(1))),
                 "sequence": int(re.search(r'name="sequence" value="(\d+)"', form).group(1)),
                 "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
+                "move": re.search(r'data-move="([^"]*)"', form).group(1),
                 "group": re.search(r'data-group="([^"]*)"', form).group(1),
                 "label": html_lib.unescape(
                     re.sub(
@@ -158,7 +159,7 @@ def move_forms(html: str) -> list[dict]:
     return forms
 
 
-def post(client: Any, game: Game, event: dict, sequence: int, key: str) -> Any:
+def post(client: Any, game: Game, event: dict, sequence: int, key: str = "k-1") -> Any:
     """Submit one event through the score page's event form."""
     return client.post(
         score_url(game),

@@ -22,7 +22,9 @@ from tests.tournaments.factories import (
     TournamentRoleFactory,
     UserFactory,
 )
-from tests.web.kind_fixtures import seated_game
+from tests.web.kind_fixtures import move_forms, seated_game
+from tests.web.kind_fixtures import post as post_event
+from tests.web.kind_fixtures import score_url as url
 from tournaments.models import Role
 
 pytestmark = pytest.mark.django_db
@@ -60,10 +62,6 @@ def users(tournament):
     return users
 
 
-def url(game) -> str:
-    return reverse("tournaments:game-score", args=[game.pk])
-
-
 def signed_in(client, user):
     client.force_login(user)
     return client
@@ -71,35 +69,6 @@ def signed_in(client, user):
 
 def log_for(seed: int = 7) -> list[dict]:
     return engine.simulate(game="tock", players=HANDLES, seed=seed)
-
-
-def post_event(client, game, event, sequence, key="k-1"):
-    return client.post(
-        url(game),
-        {"action": "event", "event": json.dumps(event), "sequence": sequence, "key": key},
-    )
-
-
-def move_forms(html: str) -> list[dict]:
-    """The move forms of the page: event, sequence, key, data-move, label."""
-    forms = []
-    for form in re.findall(r'<form[^>]*class="move-form"[^>]*>(.*?)</form>', html, re.S):
-        event = re.search(r'name="event" value="([^"]*)"', form)
-        if event is None:
-            continue
-        forms.append(
-            {
-                "event": json.loads(event.group(1).replace("&quot;", '"')),
-                "sequence": int(re.search(r'name="sequence" value="(\d+)"', form).group(1)),
-                "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
-                "move": re.search(r'data-move="([^"]*)"', form).group(1),
-                "group": re.search(r'data-group="([^"]*)"', form).group(1),
-                "label": re.sub(
-                    r"<[^>]+>", "", re.search(r"<button[^>]*>(.*?)</button>", form, re.S).group(1)
-                ).strip(),
-            }
-        )
-    return forms
 
 
 def stored(game) -> int:
