@@ -281,18 +281,25 @@ def _rounds_left(tournament: Tournament, rnd: Round, players: int) -> int | None
     return tournament.swiss_rounds - rnd.number + 1
 
 
+def _fits_one_table(tournament: Tournament, players: int) -> bool:
+    """Whether an elimination round of ``players`` is the final: one table holds them
+    all (at least the kind's fewest players, at most the largest size allowed)."""
+    lo, _hi = table_size_limits(kind=tournament.league.kind)
+    sizes = _allowed_sizes(tournament)
+    return bool(sizes) and lo <= players <= max(max(sizes), lo)
+
+
 def _elimination_rounds(tournament: Tournament, players: int) -> int | None:
     """The elimination rounds ``players`` seated now play, this one included: each
     round seats the table plan and the top ``advance`` of every table go on, until one
-    table holds everyone left (the final, as :func:`_seat_tables` decides). Who drops
+    table holds everyone left (the final, :func:`_fits_one_table`). Who drops
     out or misses a table can shorten it; ``None`` when no plan exists or nobody would
     go out."""
-    lo, _hi = table_size_limits(kind=tournament.league.kind)
     sizes = _allowed_sizes(tournament)
     n, rounds = players, 0
     while sizes and rounds < 64:
         rounds += 1
-        if lo <= n <= max(max(sizes), lo):
+        if _fits_one_table(tournament, n):
             return rounds
         try:
             plan = seating.table_plan(n, sizes)
@@ -314,11 +321,9 @@ def _seat_tables(
     standings: _Standings | None = None,
 ) -> list[list[Player]]:
     """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
-    lo, hi = table_size_limits(kind=tournament.league.kind)
     sizes = _allowed_sizes(tournament)
-    final = rnd.stage == Stage.ELIMINATION and sizes and lo <= len(players) <= max(max(sizes), lo)
-    if final:
-        sizes = [len(players)]
+    if rnd.stage == Stage.ELIMINATION and _fits_one_table(tournament, len(players)):
+        sizes = [len(players)]  # the final: everyone left at one table
     order, points, shuffle = _ordered(
         tournament, rnd.number, players, seed, standings or _Standings(tournament)
     )
