@@ -14,7 +14,12 @@
  *   data-live-label-offline text while reconnecting or refused (translated)
  *
  * Events for other scripts: "tock:live" (cancelable, detail: the message) before a
- * refresh, "tock:live-updated" (detail: the swapped elements) after one. */
+ * refresh, "tock:live-updated" (detail: the swapped elements) after one.
+ *
+ * Answers can arrive out of order (this refresh and score.js's own, a slow request on
+ * a venue's Wi-Fi): an element with data-live-version (a game's last sequence) in the
+ * page and in the fresh copy says which is newer, and an older copy is never swapped
+ * over a newer one. */
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-live-socket]");
@@ -126,6 +131,7 @@
       })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
+        if (older(doc, document)) return; // fetched before a change the page shows already
         var swapped = [];
         var held = holding() ? hold : [];
         regions.forEach(function (selector) {
@@ -145,6 +151,17 @@
         fetching = false;
         if (again) { again = false; scheduleRefresh(); }
       });
+  }
+
+  function version(root) {
+    var el = root.querySelector("[data-live-version]");
+    var n = el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN;
+    return isNaN(n) ? null : n;
+  }
+
+  function older(fresh, shown) {
+    var a = version(fresh), b = version(shown);
+    return a !== null && b !== null && a < b;
   }
 
   function swap(current, fresh) {

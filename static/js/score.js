@@ -12,7 +12,10 @@
  * A stale page (someone else recorded first: 409 stale_sequence) shows the translated
  * message with a reload link instead of storing anything; other refusals show the
  * server's reason (the engine's one-line reason for an illegal move). live.js (its own
- * <script>) refreshes the same regions when another scorekeeper records.
+ * <script>) refreshes the same regions when another scorekeeper records, which can
+ * happen while an event is being sent: the buttons it swaps in stay disabled until the
+ * answer is in (a tap is never silently dropped), and a copy of the page older than the
+ * one shown (data-live-version, the last sequence) is not swapped in by either script.
  *
  * Translated texts come from data attributes on this <script>: data-msg-stale,
  * data-msg-reload, data-msg-sending, data-msg-retrying, data-msg-offline,
@@ -36,6 +39,10 @@
     e.preventDefault();
     if (busy) return; // one event at a time: the next one needs the new sequence number
     send(form, event);
+  });
+
+  document.addEventListener("tock:live-updated", function () {
+    if (busy) setBusy(true); // live.js swapped in fresh, enabled buttons mid-send
   });
 
   function send(form, event) {
@@ -120,6 +127,7 @@
       })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
+        if (version(doc) < version(document)) return; // live.js showed a newer copy already
         REGIONS.forEach(function (selector) {
           var current = document.querySelector(selector);
           var fresh = doc.querySelector(selector);
@@ -127,6 +135,11 @@
         });
       })
       .catch(function () { window.location.reload(); });
+  }
+
+  function version(root) {
+    var el = root.querySelector("[data-live-version]");
+    return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
   }
 
   function swap(current, fresh) {

@@ -10,6 +10,9 @@ under ``REQUIRE_SERVICES=1``)."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from django.urls import reverse
 
@@ -31,7 +34,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a-long-password-1"
 
 
-def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_site, phone, shot):
+def tock_table() -> tuple[Game, Any]:
+    """A running tournament's three-player TOCK table and its scorekeeper "keeper"."""
     tournament = TournamentFactory(status="running")
     players = [PlayerFactory(handle=h, display_name=h.title()) for h in ("ann", "bob", "cat")]
     for p in players:
@@ -41,6 +45,11 @@ def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_site, phone,
     keeper.set_password(PASSWORD)
     keeper.save()
     TournamentRoleFactory(tournament=tournament, role="scorekeeper", user=keeper)
+    return game, keeper
+
+
+def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_site, phone, shot):
+    game, keeper = tock_table()
     from playwright.sync_api import expect
 
     page = phone.new_page()
@@ -77,3 +86,96 @@ def test_a_scorekeeper_records_tock_live_with_the_move_buttons(live_site, phone,
     page.click("#score-status a.reload")
     page.wait_for_selector('.sequence[data-sequence="14"]', timeout=10000)
     assert errors == []
+
+
+def record_next(game: Game, user: Any) -> None:
+    """Another writer records the game's first legal move (through the service)."""
+    fresh = Game.objects.get(pk=game.pk)
+    move = game_score_moves(game=fresh).legal[0]
+    game_record_event(game=fresh, event=move, expected_sequence=fresh.last_sequence + 1, user=user)
+
+
+def wait_until(page: Any, done: Any, what: str) -> None:
+    """Let Playwright run (route handlers are called then) until ``done()``, ≤ 10 s."""
+    for _ in range(200):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_answers_out_of_order_never_drop_a_tap_nor_show_an_older_page(
+    live_site, phone, log_in, shot
+):
+    """Two scripts swap the score page's regions: score.js after its own event, live.js
+    when the socket says the game changed. Their answers can arrive in any order. (1)
+    While an event is being sent, live.js may already show the next state: its buttons
+    stay disabled until the answer is in, so a tap then waits instead of being dropped.
+    (2) A copy of the page fetched before the last change is never swapped over it."""
+    from playwright.sync_api import expect
+
+    game, keeper = tock_table()
+    log_in(phone, keeper)
+    score_url = live_site + reverse("tournaments:game-score", args=[game.pk])
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(score_url)
+    expect(page.locator(".live-indicator")).to_have_text("● Live")
+    page.locator(".move-button[data-group=start]").first.click()
+    expect(page.locator("#score-status")).to_contain_text("event 1", timeout=10000)
+    # every sequence number the page ever shows, in order
+    page.evaluate(
+        """() => { window.__shown = [];
+        const note = () => { const s = document.querySelector('.sequence');
+          if (s) window.__shown.push(Number(s.dataset.sequence)); };
+        new MutationObserver(note).observe(document.getElementById('score-head'),
+          {childList: true, subtree: true}); }"""
+    )
+
+    # (1) The answer to event 2 is held; live.js meanwhile shows event 2 (socket).
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))  # stored on the server, the answer waits
+
+    page.route("**/api/games/*/events", hold)
+    page.locator(".move-button[data-group=legal]").first.click()
+    wait_until(page, lambda: held, "the held answer")
+    expect(page.locator('.sequence[data-sequence="3"]')).to_have_count(1, timeout=10000)
+    buttons = page.locator(".move-button[data-group=legal]")
+    expect(buttons.first).to_be_disabled()  # swapped in mid-send: not tappable yet
+    route, answer = held.pop()
+    assert json.loads(answer.text())["event"]["sequence"] == 2
+    route.fulfill(response=answer)
+    page.unroute("**/api/games/*/events")
+    expect(page.locator("#score-status")).to_contain_text("event 2", timeout=10000)
+    expect(buttons.first).to_be_enabled()
+    buttons.first.click()
+    expect(page.locator("#score-status")).to_contain_text("event 3", timeout=10000)
+    assert GameEvent.objects.filter(game=game).count() == 3
+
+    # (2) The next refresh of the page is answered with a copy made before event 3.
+    older = phone.request.get(score_url)
+    older_html = older.text()
+    record_next(game, keeper)  # event 4, by another writer (the page then is older)
+    assert 'data-live-version="3"' in older_html
+    served: list[str] = []
+
+    def stale_once(route: Any) -> None:
+        if route.request.method == "GET" and not served:
+            served.append(route.request.url)
+            route.fulfill(status=200, body=older_html, content_type="text/html")
+        else:
+            route.continue_()
+
+    expect(page.locator('.sequence[data-sequence="5"]')).to_have_count(1, timeout=10000)
+    page.route(score_url + "*", stale_once)
+    record_next(game, keeper)  # event 5: live.js refreshes and gets the older copy
+    wait_until(page, lambda: served, "the stale copy served")
+    record_next(game, keeper)  # event 6: the next refresh is answered normally
+    expect(page.locator('.sequence[data-sequence="7"]')).to_have_count(1, timeout=10000)
+    shown = page.evaluate("window.__shown")
+    assert shown == sorted(shown) and shown[-1] == 7, shown
+    assert errors == []
+    shot(page, "after-answers-out-of-order")
