@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import re
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from games.models import Game
@@ -42,8 +40,8 @@ SIGNED_IN_EXTRA = 6
 
 
 @pytest.fixture
-def demo(db):
-    call_command("demo", stdout=io.StringIO())
+def demo(db, demo_world):
+    """The demo's league and events, fresh objects for each test (the data: ``demo_world``)."""
     league = League.objects.get(slug="demo-tock")
     running = Tournament.objects.get(slug="spring-cup")
     finished = Tournament.objects.get(slug="winter-open")

@@ -3,11 +3,9 @@ change, tournaments) and the date a game was played (``Game.played_at``)."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 import games.engine as engine
@@ -25,8 +23,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo(db):
-    call_command("demo", stdout=io.StringIO())
+def demo(db, demo_world):
+    """The demo's league and events, fresh objects for each test (the data: ``demo_world``)."""
     return {
         "running": Tournament.objects.get(slug="spring-cup"),
         "finished": Tournament.objects.get(slug="winter-open"),

@@ -4,11 +4,9 @@ the stage of each row for swiss_cut, phone-first standings, per role."""
 
 from __future__ import annotations
 
-import io
 import re
 
 import pytest
-from django.core.management import call_command
 from django.urls import reverse
 
 from games import services as game_services
@@ -29,8 +27,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo(db):
-    call_command("demo", stdout=io.StringIO())
+def demo(db, demo_world):
+    """The demo's league and events, fresh objects for each test (the data: ``demo_world``)."""
     return {
         "running": Tournament.objects.get(slug="spring-cup"),
         "finished": Tournament.objects.get(slug="winter-open"),
