@@ -7,7 +7,9 @@
  *    page of many (data-partial), the server is asked as well (?q=, debounced) and its
  *    list swapped in, so that players on other pages are found;
  *  - check-in toggles post in the background (fetch) and swap the fresh list in, so
- *    the filter text and the scroll position stay;
+ *    the filter text and the scroll position stay; a copy older than the one shown
+ *    (data-live-version, the audit log's length: live.js's refetch can cross the
+ *    toggle's answer) is not swapped in;
  *  - the round clock: every [data-deadline] counts down each second (the server's
  *    deadline, ISO 8601; labels from data-label-left "Time left: %s" and
  *    data-label-over);
@@ -82,10 +84,16 @@
   function swapFrom(html, selectors) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     if (!doc.querySelector(selectors[0])) return false; // not the dashboard (signed out...)
+    if (version(doc) < version(document)) return true; // live.js showed a newer copy already
     selectors.forEach(function (selector) {
       var current = document.querySelector(selector);
       var fresh = doc.querySelector(selector);
-      if (current && fresh) current.innerHTML = fresh.innerHTML;
+      if (!current || !fresh) return;
+      // the element stays (listeners, live.js hold it); its attributes and content are fresh
+      for (var i = 0; i < fresh.attributes.length; i++) {
+        current.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
+      }
+      current.innerHTML = fresh.innerHTML;
     });
     var messages = doc.querySelector(".messages");
     var shown = document.querySelector(".messages");
@@ -95,6 +103,11 @@
       if (main) main.parentNode.insertBefore(messages, main);
     }
     return true;
+  }
+
+  function version(root) {
+    var el = root.querySelector("[data-live-version]");
+    return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
   }
 
   function onSubmit(event) {
@@ -112,7 +125,7 @@
         return response.text();
       })
       .then(function (html) {
-        if (!swapFrom(html, ["#registrations", "#overview"])) throw new Error("not the dashboard");
+        if (!swapFrom(html, ["#registrations", "#overview", "#audit"])) throw new Error("not the dashboard");
         filterRows();
       })
       .catch(function () { form.submit(); }); // the page way: post and reload

@@ -132,3 +132,80 @@ def test_the_player_search_finds_a_player_on_another_page(phone: Any, log_in, sh
     page.locator("#reg-zz149 button.toggle").tap()
     expect(page.locator("#reg-zz149")).to_have_class(re.compile(r"\bis-in\b"))
     assert page.evaluate("window.__sameDocument") is True  # no reload on the way
+
+
+def test_a_check_in_is_not_undone_by_a_live_copy_fetched_before_it(
+    phone: Any, log_in, shot
+) -> None:
+    """The dashboard's regions are swapped by two scripts: organize.js with the answer
+    to a check-in toggle, live.js when the socket says the event changed. A copy of the
+    dashboard fetched before the toggle (its answer crossing the toggle's) must not
+    show the player as absent again: data-live-version (the audit log's length) says
+    which copy is newer."""
+    from playwright.sync_api import expect
+
+    from tournaments.models import Registration
+    from tournaments.services import (
+        player_create,
+        registration_check_in,
+        registration_create,
+        tournament_create,
+    )
+
+    league, organizer = scenes.league()
+    tournament = tournament_create(
+        league=league,
+        name="Crossing Cup",
+        slug="crossing-cup",
+        starts_on=dt.date.today(),
+        rounds=3,
+        table_sizes=[4],
+        user=organizer,
+    )
+    for handle in ("ada", "bob", "cai"):
+        player = player_create(handle=handle, display_name=handle.title(), user=scenes.SYSTEM)
+        registration_create(tournament=tournament, player=player, user=scenes.SYSTEM)
+    log_in(phone, organizer)
+    dashboard = f"/tournaments/{tournament.pk}/organize/"
+    page = phone.new_page()
+    page.goto(dashboard)
+    expect(page.locator(".live-indicator")).to_have_text("● Live")
+    older_html = phone.request.get(dashboard).text()  # nobody checked in
+    # whether Ada shows as checked in, each time the registrations are swapped
+    page.evaluate(
+        """() => { window.__adaIn = [];
+        new MutationObserver(() => { const a = document.getElementById('reg-ada');
+          if (a) window.__adaIn.push(a.classList.contains('is-in')); })
+        .observe(document.getElementById('registrations'), {childList: true, subtree: true}); }"""
+    )
+
+    page.locator("#reg-ada button.toggle").tap()
+    expect(page.locator("#reg-ada")).to_have_class(re.compile(r"\bis-in\b"))
+    served: list[str] = []
+
+    def stale_once(route: Any) -> None:
+        if route.request.method == "GET" and not served:
+            served.append(route.request.url)
+            route.fulfill(status=200, body=older_html, content_type="text/html")
+        else:
+            route.continue_()
+
+    page.route(f"**{dashboard}", stale_once)
+
+    def check_in(handle: str) -> None:
+        registration = Registration.objects.get(tournament=tournament, player__handle=handle)
+        registration_check_in(registration=registration, user=organizer)
+
+    check_in("bob")  # live.js refreshes: one answer (this or the one before) is the old copy
+    for _ in range(200):
+        if served:
+            break
+        page.wait_for_timeout(50)
+    assert served, "live.js never refetched the dashboard"
+    check_in("cai")  # and the next refresh is answered normally
+    expect(page.locator("#reg-cai")).to_have_class(
+        re.compile(r"\bis-in\b"), timeout=LIVE_TIMEOUT_MS
+    )
+    expect(page.locator("#reg-bob")).to_have_class(re.compile(r"\bis-in\b"))
+    assert page.evaluate("window.__adaIn") and all(page.evaluate("window.__adaIn"))
+    shot(page, "after-a-crossing")

@@ -393,6 +393,22 @@ def test_dashboard_listens_live_and_has_the_links_block(org, league):
     assert 'id="organize-links"' in html and "js/organize.js" in html
 
 
+def test_the_dashboard_version_is_the_audit_logs_length(org, league):
+    """Scripts that swap the dashboard's regions (live.js, organize.js) compare this
+    number to never show a copy older than the one on screen: it grows with each step."""
+
+    def version() -> int:
+        html = org.get(url("organize", t.pk)).content.decode()
+        found = re.findall(r'data-live-version="(\d+)"', html)
+        assert len(found) == 1, found
+        return int(found[0])
+
+    t = _event(org, league, players=3)
+    assert version() == TournamentAudit.objects.filter(tournament=t).count() == 5
+    org.post(url("organize-player-action", t.pk, "p02", "check-out"))
+    assert version() == 6
+
+
 def test_dashboard_queries_are_bounded(org, organizer, league, django_assert_max_num_queries):
     t = _event(org, league, players=40, table_sizes="4")
     org.post(url("organize-start", t.pk))
