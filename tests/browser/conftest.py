@@ -359,3 +359,33 @@ def table_fits(page: Any, selector: str) -> bool:
         "return t.parentElement.scrollWidth <= t.parentElement.clientWidth; }",
         selector,
     )
+
+
+class ServeOnce:
+    """A Playwright route handler that answers the first GET it sees with ``html`` (a
+    copy of a page made earlier: what a slow answer that crossed a newer one brings)
+    and lets every other request through. ``served`` lists the URL it answered."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.served: list[str] = []
+
+    def __call__(self, route: Any) -> None:
+        if route.request.method == "GET" and not self.served:
+            self.served.append(route.request.url)
+            route.fulfill(status=200, body=self.html, content_type="text/html")
+        else:
+            route.continue_()
+
+    def wait(self, page: Any) -> None:
+        """Let the page run until the copy was served (route handlers run then)."""
+        wait_until(page, lambda: self.served, "the older copy to be asked for")
+
+
+def wait_until(page: Any, done: Callable[[], Any], what: str) -> None:
+    """Let Playwright run (route handlers are called then) until ``done()``, ≤ 10 s."""
+    for _ in range(200):
+        if done():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {what}")

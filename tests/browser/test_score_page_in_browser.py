@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games.models import Game, GameEvent
 from games.scorekeeping import game_score_moves
+from tests.browser.conftest import ServeOnce, wait_until
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -95,15 +96,6 @@ def record_next(game: Game, user: Any) -> None:
     game_record_event(game=fresh, event=move, expected_sequence=fresh.last_sequence + 1, user=user)
 
 
-def wait_until(page: Any, done: Any, what: str) -> None:
-    """Let Playwright run (route handlers are called then) until ``done()``, ≤ 10 s."""
-    for _ in range(200):
-        if done():
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_answers_out_of_order_never_drop_a_tap_nor_show_an_older_page(
     live_site, phone, log_in, shot
 ):
@@ -160,19 +152,11 @@ def test_answers_out_of_order_never_drop_a_tap_nor_show_an_older_page(
     older_html = older.text()
     record_next(game, keeper)  # event 4, by another writer (the page then is older)
     assert 'data-live-version="3"' in older_html
-    served: list[str] = []
-
-    def stale_once(route: Any) -> None:
-        if route.request.method == "GET" and not served:
-            served.append(route.request.url)
-            route.fulfill(status=200, body=older_html, content_type="text/html")
-        else:
-            route.continue_()
-
+    stale_once = ServeOnce(older_html)
     expect(page.locator('.sequence[data-sequence="5"]')).to_have_count(1, timeout=10000)
     page.route(score_url + "*", stale_once)
     record_next(game, keeper)  # event 5: live.js refreshes and gets the older copy
-    wait_until(page, lambda: served, "the stale copy served")
+    stale_once.wait(page)
     record_next(game, keeper)  # event 6: the next refresh is answered normally
     expect(page.locator('.sequence[data-sequence="7"]')).to_have_count(1, timeout=10000)
     shown = page.evaluate("window.__shown")

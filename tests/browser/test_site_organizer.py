@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser import scenes
-from tests.browser.conftest import LIVE_TIMEOUT_MS
+from tests.browser.conftest import LIVE_TIMEOUT_MS, ServeOnce
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -95,28 +95,36 @@ def test_an_organizer_starts_an_event_and_the_public_page_shows_the_seating_live
     shot(public, "public-seated")
 
 
-def test_the_player_search_finds_a_player_on_another_page(phone: Any, log_in, shot) -> None:
-    """150 players: the dashboard shows 100; typing the name of one on page 2 asks the
-    server and shows their row, ready to check in, without leaving the page."""
-    from playwright.sync_api import expect
+def registered_event(league: Any, organizer: Any, name: str, *, players: dict[str, str]) -> Any:
+    """A Swiss event of 3 rounds at tables of 4 starting today, with ``players``
+    (handle: name) registered and not checked in."""
+    from django.utils.text import slugify
 
     from tournaments.services import player_create, registration_create, tournament_create
 
-    league, organizer = scenes.league()
     tournament = tournament_create(
         league=league,
-        name="Big Saturday",
-        slug="big-saturday",
+        name=name,
+        slug=slugify(name),
         starts_on=dt.date.today(),
         rounds=3,
         table_sizes=[4],
         user=organizer,
     )
-    for i in range(150):
-        player = player_create(
-            handle=f"zz{i:03d}", display_name=f"Zed Number {i:03d}", user=scenes.SYSTEM
-        )
+    for handle, display_name in players.items():
+        player = player_create(handle=handle, display_name=display_name, user=scenes.SYSTEM)
         registration_create(tournament=tournament, player=player, user=scenes.SYSTEM)
+    return tournament
+
+
+def test_the_player_search_finds_a_player_on_another_page(phone: Any, log_in, shot) -> None:
+    """150 players: the dashboard shows 100; typing the name of one on page 2 asks the
+    server and shows their row, ready to check in, without leaving the page."""
+    from playwright.sync_api import expect
+
+    league, organizer = scenes.league()
+    players = {f"zz{i:03d}": f"Zed Number {i:03d}" for i in range(150)}
+    tournament = registered_event(league, organizer, "Big Saturday", players=players)
     log_in(phone, organizer)
     page = phone.new_page()
     page.goto(f"/tournaments/{tournament.pk}/organize/")
@@ -145,26 +153,11 @@ def test_a_check_in_is_not_undone_by_a_live_copy_fetched_before_it(
     from playwright.sync_api import expect
 
     from tournaments.models import Registration
-    from tournaments.services import (
-        player_create,
-        registration_check_in,
-        registration_create,
-        tournament_create,
-    )
+    from tournaments.services import registration_check_in
 
     league, organizer = scenes.league()
-    tournament = tournament_create(
-        league=league,
-        name="Crossing Cup",
-        slug="crossing-cup",
-        starts_on=dt.date.today(),
-        rounds=3,
-        table_sizes=[4],
-        user=organizer,
-    )
-    for handle in ("ada", "bob", "cai"):
-        player = player_create(handle=handle, display_name=handle.title(), user=scenes.SYSTEM)
-        registration_create(tournament=tournament, player=player, user=scenes.SYSTEM)
+    players = {handle: handle.title() for handle in ("ada", "bob", "cai")}
+    tournament = registered_event(league, organizer, "Crossing Cup", players=players)
     log_in(phone, organizer)
     dashboard = f"/tournaments/{tournament.pk}/organize/"
     page = phone.new_page()
@@ -181,15 +174,7 @@ def test_a_check_in_is_not_undone_by_a_live_copy_fetched_before_it(
 
     page.locator("#reg-ada button.toggle").tap()
     expect(page.locator("#reg-ada")).to_have_class(re.compile(r"\bis-in\b"))
-    served: list[str] = []
-
-    def stale_once(route: Any) -> None:
-        if route.request.method == "GET" and not served:
-            served.append(route.request.url)
-            route.fulfill(status=200, body=older_html, content_type="text/html")
-        else:
-            route.continue_()
-
+    stale_once = ServeOnce(older_html)
     page.route(f"**{dashboard}", stale_once)
 
     def check_in(handle: str) -> None:
@@ -197,11 +182,7 @@ def test_a_check_in_is_not_undone_by_a_live_copy_fetched_before_it(
         registration_check_in(registration=registration, user=organizer)
 
     check_in("bob")  # live.js refreshes: one answer (this or the one before) is the old copy
-    for _ in range(200):
-        if served:
-            break
-        page.wait_for_timeout(50)
-    assert served, "live.js never refetched the dashboard"
+    stale_once.wait(page)
     check_in("cai")  # and the next refresh is answered normally
     expect(page.locator("#reg-cai")).to_have_class(
         re.compile(r"\bis-in\b"), timeout=LIVE_TIMEOUT_MS
