@@ -5,7 +5,8 @@
  *  - the player filter: typing in #player-filter hides the rows of #registration-list
  *    whose data-search does not contain the text (no request); when the list is one
  *    page of many (data-partial), the server is asked as well (?q=, debounced) and its
- *    list swapped in, so that players on other pages are found;
+ *    list swapped in, so that players on other pages are found; the address gets the
+ *    ?q= too, so that a reload or a live refresh keeps that list;
  *  - check-in toggles post in the background (fetch) and swap the fresh list in, so
  *    the filter text and the scroll position stay; a copy older than the one shown
  *    (data-live-version, the audit log's length: live.js's refetch can cross the
@@ -66,6 +67,9 @@
         if (input.value.trim() !== query) return; // typed on meanwhile: a newer search follows
         swapFrom(html, ["#registrations"]);
         filterRows();
+        // The address says what the list shows: a reload, and live.js's refetch after
+        // the next change, get the same search (else its list would be page 1 again).
+        if (window.history && history.replaceState) history.replaceState(null, "", url + location.hash);
       })
       .catch(function () { searched = null; }); // the Find button still works
   }

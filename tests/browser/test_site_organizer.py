@@ -139,6 +139,20 @@ def test_the_player_search_finds_a_player_on_another_page(phone: Any, log_in, sh
     shot(page, "found-on-page-2")
     page.locator("#reg-zz149 button.toggle").tap()
     expect(page.locator("#reg-zz149")).to_have_class(re.compile(r"\bis-in\b"))
+    expect(page).to_have_url(re.compile(r"/organize/\?q=number(\+|%20)149"))  # a reload keeps it
+
+    # Someone else checks a player in: the live refresh keeps the search's list.
+    from tournaments.models import Registration
+    from tournaments.services import registration_check_in
+
+    other = Registration.objects.get(tournament=tournament, player__handle="zz000")
+    registration_check_in(registration=other, user=organizer)
+    expect(page.locator("#overview .counts")).to_contain_text("2 of 150", timeout=LIVE_TIMEOUT_MS)
+    expect(page.locator("#reg-zz149")).to_be_visible()
+    expect(page.locator("#registration-list li[data-search]:visible")).to_have_count(1)
+    page.locator("#player-filter").fill("")  # cleared: the first page again
+    expect(rows).to_have_count(100)
+    expect(page).to_have_url(re.compile(r"/organize/$"))
     assert page.evaluate("window.__sameDocument") is True  # no reload on the way
 
 
