@@ -1,7 +1,8 @@
 /* Live pages: listen on the page's WebSocket (docs/api.md, "Live updates") and, when
  * something changed, fetch this same page again and swap its live regions in. The
  * server renders everything, so the page is complete without this script; here it only
- * stays current. No build step, no dependencies.
+ * stays current. What the reader opened (details) or was typing (a field with an id)
+ * is kept across a swap. No build step, no dependencies.
  *
  * Configured by data attributes on its own <script> tag:
  *   data-live-socket        the socket's path, e.g. "/ws/games/7/"
@@ -165,9 +166,10 @@
   }
 
   function swap(current, fresh) {
-    // Keep what the reader opened or closed, and the element itself (other scripts may
-    // hold it): copy the fresh attributes and content in.
+    // Keep what the reader opened or closed, what they were typing, and the element
+    // itself (other scripts may hold it): copy the fresh attributes and content in.
     var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
+    var typing = typed(current);
     for (var i = 0; i < fresh.attributes.length; i++) {
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
@@ -175,6 +177,31 @@
     current.innerHTML = fresh.innerHTML;
     var details = current.querySelectorAll("details");
     for (var j = 0; j < details.length && j < open.length; j++) details[j].open = open[j];
+    typing.forEach(putBack);
+  }
+
+  // Fields (with an id) whose text the reader changed, e.g. the score page's raw event
+  // while another scorekeeper records: someone else's change must not wipe it. The
+  // fresh field of the same id gets the text back, and the focus and caret if it had
+  // them; a field gone from the fresh copy is let go.
+  var TEXT_FIELDS = "textarea[id], input[id]:not([type]), input[id][type=text], input[id][type=search], input[id][type=number]";
+
+  function typed(region) {
+    return Array.prototype.filter.call(region.querySelectorAll(TEXT_FIELDS), function (f) {
+      return f.value !== f.defaultValue;
+    }).map(function (f) {
+      var focused = document.activeElement === f;
+      return { id: f.id, value: f.value, focused: focused, start: focused ? f.selectionStart : null, end: focused ? f.selectionEnd : null };
+    });
+  }
+
+  function putBack(field) {
+    var f = document.getElementById(field.id);
+    if (!f || !("value" in f)) return;
+    f.value = field.value;
+    if (!field.focused) return;
+    f.focus();
+    try { f.setSelectionRange(field.start, field.end); } catch (e) { /* number inputs have no caret */ }
   }
 
   showState(false);

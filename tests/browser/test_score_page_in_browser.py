@@ -163,3 +163,32 @@ def test_answers_out_of_order_never_drop_a_tap_nor_show_an_older_page(
     assert shown == sorted(shown) and shown[-1] == 7, shown
     assert errors == []
     shot(page, "after-answers-out-of-order")
+
+
+def test_a_raw_event_being_typed_survives_another_scorekeepers_event(live_site, phone, log_in):
+    """The raw-event box is in a live region: when someone else records, the page is
+    refreshed around what this scorekeeper was typing (text, focus, caret), and the
+    form then carries the new sequence number."""
+    from playwright.sync_api import expect
+
+    game, keeper = tock_table()
+    log_in(phone, keeper)
+    page = phone.new_page()
+    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    expect(page.locator(".live-indicator")).to_have_text("● Live")
+    page.locator(".move-button[data-group=start]").first.click()
+    expect(page.locator("#score-status")).to_contain_text("event 1", timeout=10000)
+    page.locator("details.raw-event summary").click()
+    text = '{"type": "end", "reason": "ti'
+    page.locator("#raw-event").fill(text)
+    page.evaluate("document.getElementById('raw-event').setSelectionRange(5, 9)")
+
+    record_next(game, keeper)  # event 2, by another writer
+    expect(page.locator('.sequence[data-sequence="3"]')).to_have_count(1, timeout=10000)
+    expect(page.locator("details.raw-event")).to_have_attribute("open", "")
+    expect(page.locator("#raw-event")).to_have_value(text)
+    assert page.evaluate(
+        "(() => { const f = document.activeElement; "
+        "return [f.id, f.selectionStart, f.selectionEnd]; })()"
+    ) == ["raw-event", 5, 9]
+    expect(page.locator("form.raw input[name=sequence]")).to_have_value("3")
