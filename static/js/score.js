@@ -5,9 +5,10 @@
  *
  * Phones at a venue lose answers: each form carries an idempotency key made when the
  * page was rendered (the hidden "key" input), sent as the Idempotency-Key header. When
- * the answer does not arrive, the same request is sent again with the same key (1 s,
- * 2 s, 4 s), so the event is stored once whatever happened to the first answer (a retry
- * of a stored event answers 200 with that event).
+ * the answer does not arrive, or a proxy answers for a server that is restarting (502,
+ * 503, 504), the same request is sent again with the same key (1 s, 2 s, 4 s), so the
+ * event is stored once whatever happened to the first answer (a retry of a stored
+ * event answers 200 with that event).
  *
  * A stale page (someone else recorded first: 409 stale_sequence) shows the translated
  * message with a reload link instead of storing anything; other refusals show the
@@ -28,6 +29,7 @@
   var cfg = (script && script.dataset) || {};
   var REGIONS = ["#score-head", "#score-moves", "#score-state", "#score-result"];
   var RETRIES = 3;
+  var GATEWAY = { 502: true, 503: true, 504: true }; // a proxy's answer: worth retrying
   var busy = false;
 
   document.addEventListener("submit", function (e) {
@@ -75,17 +77,24 @@
             return refresh().then(function () { say(text, "ok"); });
           }
           if (answer.status === 409 && data.code === "stale_sequence") return stale();
+          if (GATEWAY[answer.status]) return again(n); // the server behind it is down
           say(data.detail || "HTTP " + answer.status, "error");
         }, function () {
-          // No answer (network lost, server restarting): the same request again, same key.
-          if (n < RETRIES) {
-            say(cfg.msgRetrying || "…", "");
-            return new Promise(function (resolve) {
-              setTimeout(function () { resolve(attempt(n + 1)); }, 1000 * Math.pow(2, n));
-            });
-          }
-          say(cfg.msgOffline || "", "error");
+          return again(n); // no answer (network lost, server restarting)
         });
+    }
+
+    // The same request again, with the same key, after 1 s, 2 s, 4 s; then give up
+    // (the button, pressed again, sends the same key once more).
+    function again(n) {
+      if (n >= RETRIES) {
+        say(cfg.msgOffline || "", "error");
+        return;
+      }
+      say(cfg.msgRetrying || "…", "");
+      return new Promise(function (resolve) {
+        setTimeout(function () { resolve(attempt(n + 1)); }, 1000 * Math.pow(2, n));
+      });
     }
   }
 

@@ -192,3 +192,41 @@ def test_a_raw_event_being_typed_survives_another_scorekeepers_event(live_site, 
         "return [f.id, f.selectionStart, f.selectionEnd]; })()"
     ) == ["raw-event", 5, 9]
     expect(page.locator("form.raw input[name=sequence]")).to_have_value("3")
+
+
+def test_a_lost_answer_is_asked_again_with_the_same_key_and_stored_once(live_site, phone, log_in):
+    """The server stores the event but its answer never arrives: the connection drops,
+    or a proxy answers 502 for a server that is restarting. The page sends the same
+    request again with the same Idempotency-Key and is told the event is already
+    stored: one event, whatever happened on the way."""
+    from playwright.sync_api import expect
+
+    game, keeper = tock_table()
+    log_in(phone, keeper)
+    page = phone.new_page()
+    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    page.locator(".move-button[data-group=start]").first.click()
+    expect(page.locator("#score-status")).to_contain_text("event 1", timeout=10000)
+
+    for sequence, lose in ((2, "connection reset"), (3, "502 from a proxy")):
+        stored: list[int] = []
+
+        def lose_the_answer(route: Any, lose: str = lose, stored: list[int] = stored) -> None:
+            if stored:
+                route.continue_()  # the retry goes through
+                return
+            stored.append(route.fetch().status)  # the server has stored the event
+            if lose == "connection reset":
+                route.abort("connectionreset")
+            else:
+                route.fulfill(status=502, body="Bad Gateway", content_type="text/html")
+
+        page.route("**/api/games/*/events", lose_the_answer)
+        page.locator(".move-button[data-group=legal]").first.click()
+        expect(page.locator("#score-status")).to_contain_text(
+            f"Already recorded as event {sequence}", timeout=10000
+        )
+        page.unroute("**/api/games/*/events")
+        assert stored == [201], lose
+        assert GameEvent.objects.filter(game=game).count() == sequence, lose
+        expect(page.locator(f'.sequence[data-sequence="{sequence + 1}"]')).to_have_count(1)
