@@ -1,8 +1,9 @@
 /* Live pages: listen on the page's WebSocket (docs/api.md, "Live updates") and, when
  * something changed, fetch this same page again and swap its live regions in. The
  * server renders everything, so the page is complete without this script; here it only
- * stays current. What the reader opened (details) or was typing (a field with an id)
- * is kept across a swap. No build step, no dependencies.
+ * stays current. The swap itself (what the reader opened or was typing is kept, an
+ * older copy is never swapped over a newer one) is static/js/regions.js's, loaded
+ * before this script. No build step, no dependencies.
  *
  * Configured by data attributes on its own <script> tag:
  *   data-live-socket        the socket's path, e.g. "/ws/games/7/"
@@ -15,12 +16,7 @@
  *   data-live-label-offline text while reconnecting or refused (translated)
  *
  * Events for other scripts: "tock:live" (cancelable, detail: the message) before a
- * refresh, "tock:live-updated" (detail: the swapped elements) after one.
- *
- * Answers can arrive out of order (this refresh and score.js's own, a slow request on
- * a venue's Wi-Fi): an element with data-live-version (a game's last sequence) in the
- * page and in the fresh copy says which is newer, and an older copy is never swapped
- * over a newer one. */
+ * refresh, "tock:live-updated" (detail: the swapped elements) after one. */
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-live-socket]");
@@ -132,18 +128,11 @@
       })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        if (older(doc, document)) return; // fetched before a change the page shows already
-        var swapped = [];
         var held = holding() ? hold : [];
-        regions.forEach(function (selector) {
-          if (held.indexOf(selector) !== -1) return;
-          var current = document.querySelector(selector);
-          var fresh = doc.querySelector(selector);
-          if (current && fresh) {
-            swap(current, fresh);
-            swapped.push(current);
-          }
-        });
+        var swapped = window.TockRegions.swapIn(doc, regions.filter(function (selector) {
+          return held.indexOf(selector) === -1;
+        }));
+        if (!swapped) return; // fetched before a change the page shows already
         placeIndicator();
         document.dispatchEvent(new CustomEvent("tock:live-updated", { detail: swapped }));
       })
@@ -152,56 +141,6 @@
         fetching = false;
         if (again) { again = false; scheduleRefresh(); }
       });
-  }
-
-  function version(root) {
-    var el = root.querySelector("[data-live-version]");
-    var n = el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN;
-    return isNaN(n) ? null : n;
-  }
-
-  function older(fresh, shown) {
-    var a = version(fresh), b = version(shown);
-    return a !== null && b !== null && a < b;
-  }
-
-  function swap(current, fresh) {
-    // Keep what the reader opened or closed, what they were typing, and the element
-    // itself (other scripts may hold it): copy the fresh attributes and content in.
-    var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
-    var typing = typed(current);
-    for (var i = 0; i < fresh.attributes.length; i++) {
-      var attr = fresh.attributes[i];
-      if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
-    }
-    current.innerHTML = fresh.innerHTML;
-    var details = current.querySelectorAll("details");
-    for (var j = 0; j < details.length && j < open.length; j++) details[j].open = open[j];
-    typing.forEach(putBack);
-  }
-
-  // Fields (with an id) whose text the reader changed, e.g. the score page's raw event
-  // while another scorekeeper records: someone else's change must not wipe it. The
-  // fresh field of the same id gets the text back, and the focus and caret if it had
-  // them; a field gone from the fresh copy is let go.
-  var TEXT_FIELDS = "textarea[id], input[id]:not([type]), input[id][type=text], input[id][type=search], input[id][type=number]";
-
-  function typed(region) {
-    return Array.prototype.filter.call(region.querySelectorAll(TEXT_FIELDS), function (f) {
-      return f.value !== f.defaultValue;
-    }).map(function (f) {
-      var focused = document.activeElement === f;
-      return { id: f.id, value: f.value, focused: focused, start: focused ? f.selectionStart : null, end: focused ? f.selectionEnd : null };
-    });
-  }
-
-  function putBack(field) {
-    var f = document.getElementById(field.id);
-    if (!f || !("value" in f)) return;
-    f.value = field.value;
-    if (!field.focused) return;
-    f.focus();
-    try { f.setSelectionRange(field.start, field.end); } catch (e) { /* number inputs have no caret */ }
   }
 
   showState(false);

@@ -88,17 +88,8 @@
   function swapFrom(html, selectors) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     if (!doc.querySelector(selectors[0])) return false; // not the dashboard (signed out...)
-    if (version(doc) < version(document)) return true; // live.js showed a newer copy already
-    selectors.forEach(function (selector) {
-      var current = document.querySelector(selector);
-      var fresh = doc.querySelector(selector);
-      if (!current || !fresh) return;
-      // the element stays (listeners, live.js hold it); its attributes and content are fresh
-      for (var i = 0; i < fresh.attributes.length; i++) {
-        current.setAttribute(fresh.attributes[i].name, fresh.attributes[i].value);
-      }
-      current.innerHTML = fresh.innerHTML;
-    });
+    // static/js/regions.js: not over a newer copy that live.js showed already
+    if (!window.TockRegions.swapIn(doc, selectors)) return true;
     var messages = doc.querySelector(".messages");
     var shown = document.querySelector(".messages");
     if (shown) shown.remove();
@@ -107,11 +98,6 @@
       if (main) main.parentNode.insertBefore(messages, main);
     }
     return true;
-  }
-
-  function version(root) {
-    var el = root.querySelector("[data-live-version]");
-    return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
   }
 
   function onSubmit(event) {

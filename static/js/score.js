@@ -135,27 +135,11 @@
         return response.text();
       })
       .then(function (html) {
+        // (static/js/regions.js: an older copy than the one live.js showed is left out;
+        // what was typed goes: it was this scorekeeper's own event)
         var doc = new DOMParser().parseFromString(html, "text/html");
-        if (version(doc) < version(document)) return; // live.js showed a newer copy already
-        REGIONS.forEach(function (selector) {
-          var current = document.querySelector(selector);
-          var fresh = doc.querySelector(selector);
-          if (current && fresh) swap(current, fresh);
-        });
+        window.TockRegions.swapIn(doc, REGIONS, { keepTyping: false });
       })
       .catch(function () { window.location.reload(); });
-  }
-
-  function version(root) {
-    var el = root.querySelector("[data-live-version]");
-    return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
-  }
-
-  function swap(current, fresh) {
-    // Keep what the scorekeeper opened or closed.
-    var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
-    current.innerHTML = fresh.innerHTML;
-    var details = current.querySelectorAll("details");
-    for (var i = 0; i < details.length && i < open.length; i++) details[i].open = open[i];
   }
 })();

@@ -39,16 +39,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="module")
 def demo_world(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    with django_db_blocker.unblock():
-        module_transaction = transaction.atomic()
-        module_transaction.__enter__()
-        try:
-            call_command("demo", stdout=io.StringIO())
-        except BaseException:
-            transaction.set_rollback(True)
-            module_transaction.__exit__(None, None, None)
-            raise
-    yield
-    with django_db_blocker.unblock():
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("demo", stdout=io.StringIO())
+        with django_db_blocker.block():  # the tests open the database as usual (``db``)
+            yield
         transaction.set_rollback(True)
-        module_transaction.__exit__(None, None, None)

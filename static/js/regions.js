@@ -1,0 +1,75 @@
+/* Swapping a page's regions with a fresh copy of the same page: the one way live.js
+ * (a change announced on the socket), score.js (after the scorekeeper's own event) and
+ * organize.js (after a check-in toggle) do it. No build step, no dependencies.
+ *
+ *   TockRegions.swapIn(doc, selectors, options)
+ *
+ * swaps each region (a CSS selector) found both in the page and in ``doc`` (the fresh
+ * copy, parsed) and answers the swapped elements, or null when ``doc`` is older than
+ * the page shown: answers can cross (two scripts, slow Wi-Fi), and an element with
+ * data-live-version (a game's last sequence, a dashboard's audit-log length) in both
+ * says which is newer. Without that element in both, nothing counts as older.
+ *
+ * A swapped region keeps its element (other scripts hold it) and takes the fresh
+ * attributes and content; what the reader opened (details, by position) stays open.
+ * What the reader was typing (a field with an id whose value differs from the page's)
+ * is put back in the fresh field of the same id, with the focus and the caret, unless
+ * ``options.keepTyping`` is false (score.js: its refresh follows the scorekeeper's own
+ * event, and what they sent must not stay in the box). */
+(function () {
+  "use strict";
+
+  var TEXT_FIELDS = "textarea[id], input[id]:not([type]), input[id][type=text], input[id][type=search], input[id][type=number]";
+
+  function version(root) {
+    var el = root.querySelector("[data-live-version]");
+    return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
+  }
+
+  function swapIn(doc, selectors, options) {
+    if (version(doc) < version(document)) return null;
+    var keepTyping = !options || options.keepTyping !== false;
+    var swapped = [];
+    selectors.forEach(function (selector) {
+      var current = document.querySelector(selector);
+      var fresh = doc.querySelector(selector);
+      if (!current || !fresh) return;
+      swap(current, fresh, keepTyping);
+      swapped.push(current);
+    });
+    return swapped;
+  }
+
+  function swap(current, fresh, keepTyping) {
+    var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
+    var typing = keepTyping ? typed(current) : [];
+    for (var i = 0; i < fresh.attributes.length; i++) {
+      var attr = fresh.attributes[i];
+      if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
+    }
+    current.innerHTML = fresh.innerHTML;
+    var details = current.querySelectorAll("details");
+    for (var j = 0; j < details.length && j < open.length; j++) details[j].open = open[j];
+    typing.forEach(putBack);
+  }
+
+  function typed(region) {
+    return Array.prototype.filter.call(region.querySelectorAll(TEXT_FIELDS), function (f) {
+      return f.value !== f.defaultValue;
+    }).map(function (f) {
+      var focused = document.activeElement === f;
+      return { id: f.id, value: f.value, focused: focused, start: focused ? f.selectionStart : null, end: focused ? f.selectionEnd : null };
+    });
+  }
+
+  function putBack(field) {
+    var f = document.getElementById(field.id);
+    if (!f || !("value" in f)) return; // gone from the fresh copy: let go
+    f.value = field.value;
+    if (!field.focused) return;
+    f.focus();
+    try { f.setSelectionRange(field.start, field.end); } catch (e) { /* number inputs have no caret */ }
+  }
+
+  window.TockRegions = { swapIn: swapIn };
+})();
