@@ -36,7 +36,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, check_keys, register
 from ..common import start_seed
-from ..errors import EngineError, IllegalMove, InvalidEvent, LogError, shown
+from ..errors import IllegalMove, InvalidEvent, shown
 from .rules import (
     DECK_SIZE,
     FORGOT_CENTER,
@@ -56,13 +56,11 @@ PLAY_KEYS = frozenset({"type", "player", "card", "to", "series"})
 DRAW_KEYS = frozenset({"type", "player", "card", "to", "series"})
 FLIP_KEYS = frozenset({"type", "player"})
 TOCK_KEYS = frozenset({"type", "player", "ruling", "referee"})
-END_KEYS = frozenset({"type", "reason", "referee", "placements"})
 _EVENT_KEYS = {
     "play": PLAY_KEYS,
     "draw": DRAW_KEYS,
     "flip": FLIP_KEYS,
     "tock": TOCK_KEYS,
-    "end": END_KEYS,
 }
 _CARD_REQUIRED = "'card' is required"
 DRAW, PLAY, FLIP = 1, 2, 3  # the moves, as TockGame._run() codes them
@@ -142,6 +140,10 @@ class TockGame(Game):
     max_players = 6
     #: ``"center"`` is a destination (``"to": "center"``), so no player may be named so.
     reserved_names = frozenset({"center"})
+    #: Its own event types (``end`` and ``correction`` are the base class's).
+    event_types = frozenset(_EVENT_KEYS)
+    #: Players knock, and a referee may rule on a knock while the game is in progress.
+    has_knocks = True
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -231,18 +233,6 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ public API
     @property
-    def status(self) -> str:
-        return self._status
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._names
-
-    @property
-    def event_count(self) -> int:
-        return self._events
-
-    @property
     def turn(self) -> str | None:
         """The player to move, ``None`` once the game is over."""
         return None if self._active is None else self._names[self._active]
@@ -252,29 +242,15 @@ class TockGame(Game):
         """Face-down cards left on the table."""
         return self._table
 
-    def placements(self) -> dict[str, int] | None:
-        if self._placements is None:
-            return None
-        names = self._names
-        return {names[p]: place for p, place in sorted(self._placements.items())}
-
-    def push(self, event: dict[str, Any]) -> None:
-        """Validate ``event`` and apply it; on error nothing changes.
-
-        Raises ``InvalidEvent`` for malformed events, ``IllegalMove`` for broken rules.
-        """
+    def _apply(self, event: dict[str, Any]) -> None:
+        """One move or knock (``Game.push``'s step for TOCK's own events): :meth:`_run`
+        over one event, so that ``push`` and ``push_many`` judge with the same code."""
         self._run((event,))
 
-    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """Push events in order; raises ``LogError`` whose line is the failing event's.
-
-        The same as :meth:`push` for each event (both run :meth:`_run`), only without
-        the set-up cost per event.
-        """
-        try:
-            self._run(events)
-        except EngineError as exc:
-            raise LogError(self._events + 1, str(exc), exc) from None
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts
+        each event as it applies it, without the set-up cost per event."""
+        self._run(events)
 
     def _run(self, events: Iterable[dict[str, Any]]) -> None:
         """Validate and apply events in order: the one place where the rules of a move
@@ -359,28 +335,21 @@ class TockGame(Game):
                         move, named, j = FLIP, None, None
                 if not move:
                     j = None
-                    if type(ev) is not dict:
-                        raise InvalidEvent("an event must be a JSON object")
-                    kind = ev.get("type")
-                    if kind == "correction":  # after the end only: Game._apply_correction
-                        self._events = done
-                        self._placements = self._apply_correction(ev)
-                        done += 1
-                        continue
-                    keys = _EVENT_KEYS.get(kind) if type(kind) is str else None
-                    if keys is None:
-                        if kind == "start":
-                            raise InvalidEvent("a 'start' event may only be the first line")
-                        raise InvalidEvent(f"unknown event type {shown(kind)}")
-                    if self._status != IN_PROGRESS:
-                        raise IllegalMove(
-                            f"the game is over ({self._status}); no events after the end"
-                        )
-                    check_keys(ev, keys)
-                    move = _MOVES.get(kind, 0)
-                    if not move:  # a knock or an end
+                    kind = self._event_type(ev)  # a JSON object of a known type
+                    if kind == "correction" or kind == "end":  # every kind's (Game)
                         self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                        turn_over = self._on_tock(ev) if kind == "tock" else self._on_end(ev)
+                        self._apply_shared(ev, kind)
+                        acted = self._acted
+                        done += 1
+                        if self._status != IN_PROGRESS:
+                            me, myname = None, _NOBODY
+                        continue
+                    self._refuse_after_end()
+                    check_keys(ev, _EVENT_KEYS[kind])
+                    move = _MOVES.get(kind, 0)
+                    if not move:  # a knock
+                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
+                        turn_over = self._on_tock(ev)
                         acted = self._acted
                         done += 1
                         tops = _tops_of(piles)  # a penalty moves bottom cards
@@ -768,28 +737,26 @@ class TockGame(Game):
             if src:
                 mine.insert(0, src.pop(0))
 
-    def _on_end(self, event: dict[str, Any]) -> bool:
-        """Apply an ``end`` event (the game is over: no turn to end)."""
-        check_keys(event, END_KEYS)
-        entry, places = self._check_end(event)
-        if places is not None:
-            # Going out is final (rule 2): whoever went out keeps their place.
-            out = self._out
-            for i, p in enumerate(out, 1):
-                if places[p] != i:
-                    raise IllegalMove(
-                        f"{self._names[p]} went out {_ordinal(i)} and keeps place {i}, "
-                        f"not {places[p]}"
-                    )
-            for p, v in places.items():
-                if p not in out and v <= len(out):
-                    raise IllegalMove(
-                        f"{self._names[p]} cannot share or precede place {v}: "
-                        f"places 1 to {len(out)} belong to the players who went out"
-                    )
-        self._end = entry
+    def _check_end_placements(self, places: dict[int, int]) -> None:
+        """Going out is final (rule 2): whoever went out keeps their place, whatever
+        an ``end`` event gives."""
+        out = self._out
+        for i, p in enumerate(out, 1):
+            if places[p] != i:
+                raise IllegalMove(
+                    f"{self._names[p]} went out {_ordinal(i)} and keeps place {i}, not {places[p]}"
+                )
+        for p, v in places.items():
+            if p not in out and v <= len(out):
+                raise IllegalMove(
+                    f"{self._names[p]} cannot share or precede place {v}: "
+                    f"places 1 to {len(out)} belong to the players who went out"
+                )
+
+    def _finish_by_end(self, places: dict[int, int] | None) -> None:
+        """After an ``end`` event (the game is over: no turn to end); without
+        placements the players are placed from the position (rule 3)."""
         self._finish(FINISHED, places)
-        return False
 
     # ------------------------------------------------------------------ turn machinery
     def _own(self, p: int) -> int:
@@ -843,6 +810,12 @@ class TockGame(Game):
             return None
         t = self._active if self._acted else self._last_turn_player
         return None if t is None or not self._still_in[t] else self._names[t]
+
+    @classmethod
+    def ruling_event(cls, by: str, ruling: str, referee: str) -> dict[str, Any]:
+        """A knock by ``by`` carrying the referee's ``ruling`` (``"correct"`` or
+        ``"incorrect"``), which the engine applies instead of its own verdict."""
+        return {"type": "tock", "player": by, "ruling": ruling, "referee": referee}
 
     def pending_infractions(self) -> list[dict[str, Any]]:
         """Unpenalised infractions a knock made now would be judged on."""
