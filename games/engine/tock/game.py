@@ -263,10 +263,10 @@ class TockGame(Game):
            ``player``, ``card`` (an int from 1 to 21) and ``to`` (a name or
            ``"center"``), a ``draw`` without ``card``, a ``flip`` of ``type`` and
            ``player``, by the player to move) are recognised by their shape; anything
-           else is checked field by field (unknown type or fields, game over, out of
-           turn, field types), and knocks and ``end`` events are applied by their
-           handlers (:meth:`_on_tock`, :meth:`_on_end`); a ``correction`` (after the
-           end only) by the shared :meth:`Game._apply_correction`.
+           else is checked field by field (:meth:`_move_by_fields`: unknown type or
+           fields, game over, out of turn, field types); knocks go to :meth:`_on_tock`,
+           ``end`` and ``correction`` to the base class (:meth:`Game._apply_shared`,
+           shared by every kind).
         2. *The card*: which card a draw takes; a play's card is the top of the discard;
            when a flip is allowed.
         3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
@@ -283,7 +283,8 @@ class TockGame(Game):
         6. *Settling* (:meth:`_settle`, only when the move may put a player out or
            complete the center: the table ran out, the mover's last own card went, a 20
            reached the center) and *ending the turn* (a drawn card on the own discard, a
-           correct knock, the mover going out), stalemate included.
+           correct knock, the mover going out), stalemate included
+           (:meth:`_third_repetition`).
 
         Nothing changes until an event has passed all its checks (the last ones come
         first in step 5), so a failing event leaves the game as it was. The hot counters
@@ -335,33 +336,14 @@ class TockGame(Game):
                         move, named, j = FLIP, None, None
                 if not move:
                     j = None
-                    kind = self._event_type(ev)  # a JSON object of a known type
-                    if kind == "correction" or kind == "end":  # every kind's (Game)
-                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                        self._apply_shared(ev, kind)
-                        acted = self._acted
-                        done += 1
-                        if self._status != IN_PROGRESS:
-                            me, myname = None, _NOBODY
-                        continue
-                    self._refuse_after_end()
-                    check_keys(ev, _EVENT_KEYS[kind])
-                    move = _MOVES.get(kind, 0)
-                    if not move:  # a knock
-                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                        turn_over = self._on_tock(ev)
+                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
+                    move, named, to, series, turn_over = self._move_by_fields(ev)
+                    if not move:  # applied already: a knock, an end or a correction
                         acted = self._acted
                         done += 1
                         tops = _tops_of(piles)  # a penalty moves bottom cards
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
-                    else:
-                        self._actor(ev)  # the player to move, or an error
-                        named = None
-                        if move != FLIP:
-                            needs_card = move == PLAY or (table > 0 and deck is None)
-                            named = self._card_field(ev, needs_card)
-                            to, series = ev.get("to"), ev.get("series")
                 if move:
                     # -- 2. the card ----------------------------------------------------
                     if move == DRAW:
@@ -547,29 +529,61 @@ class TockGame(Game):
                         me = me + 1 if me + 1 < n else 0
                     self._active = me
                     myname = names[me]
-                    if not table:
-                        # Stalemate (rule 3): the third time a position (the player to
-                        # move, every discard and stock; the center apart) occurs at the
-                        # start of a turn. Its key is one C-level join (see
-                        # _position_key). With the table empty the key holds every card
-                        # not in the center, so its length tells the center's size:
-                        # _seen restarts when that changes (those positions never recur).
-                        parts[0] = _SEAT_BYTE[me]
-                        key = _SEP.join(parts)
-                        in_center = DECK_SIZE - (len(key) - 1 - 2 * n)
-                        if in_center != self._seen_center:
-                            self._seen = {}
-                            self._seen_center = in_center
-                        seen = self._seen
-                        count = seen.get(key, 0) + 1
-                        seen[key] = count
-                        if count >= 3:
-                            self._acted = False
-                            self._finish(STALEMATE)
-                            me, myname = None, _NOBODY
+                    if not table and self._third_repetition(me, parts):
+                        self._acted = False
+                        self._finish(STALEMATE)
+                        me, myname = None, _NOBODY
         finally:
             # Also on errors: a failing event changed nothing, so the locals are current.
             self._table, self._pos, self._acted, self._events = table, pos, acted, done
+
+    # ------------------------------------------------------------------ steps of _run
+    def _move_by_fields(self, ev: object) -> tuple[int, int | None, object, object, bool]:
+        """Step 1 of :meth:`_run` for an event of no common shape, field by field, in
+        this order: a JSON object of a known type (:meth:`Game._event_type`); an ``end``
+        or a ``correction`` goes to :meth:`Game._apply_shared`; then the game is not
+        over, no unknown field, and a knock goes to :meth:`_on_tock`; a move then has
+        the player to move (:meth:`_actor`) and a valid ``card``.
+
+        Returns ``(move, card, to, series, turn_over)``: ``move`` 0 when the event is
+        applied already (a knock, an end, a correction; ``turn_over``: the knocked turn
+        is over), else DRAW, PLAY or FLIP with its fields for the next steps. The
+        caller has written its counters back to ``self``."""
+        kind = self._event_type(ev)
+        assert type(ev) is dict
+        if kind == "correction" or kind == "end":  # every kind's (Game)
+            self._apply_shared(ev, kind)
+            return 0, None, None, None, False
+        self._refuse_after_end()
+        check_keys(ev, _EVENT_KEYS[kind])
+        move = _MOVES.get(kind, 0)
+        if not move:  # a knock
+            return 0, None, None, None, self._on_tock(ev)
+        self._actor(ev)  # the player to move, or an error
+        if move == FLIP:
+            return move, None, None, None, False
+        needs_card = move == PLAY or (self._table > 0 and self._deck is None)
+        named = self._card_field(ev, needs_card)
+        return move, named, ev.get("to"), ev.get("series"), False
+
+    def _third_repetition(self, me: int, parts: list[Any]) -> bool:
+        """Stalemate (rule 3), asked at the start of ``me``'s turn with the table empty:
+        whether the position (the player to move, every discard and stock; the center
+        apart) occurs for the third time. ``parts``: ``_run``'s key parts (a slot for
+        the seat, then every discard and every stock); the key is one C-level join
+        (see :func:`_position_key`). With the table empty the key holds every card
+        not in the center, so its length tells the center's size: ``_seen`` restarts
+        when that changes (those positions never recur)."""
+        parts[0] = _SEAT_BYTE[me]
+        key = _SEP.join(parts)
+        in_center = DECK_SIZE - (len(key) - 1 - 2 * self._n)
+        if in_center != self._seen_center:
+            self._seen = {}
+            self._seen_center = in_center
+        seen = self._seen
+        count = seen.get(key, 0) + 1
+        seen[key] = count
+        return count >= 3
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any]) -> int:
