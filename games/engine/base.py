@@ -444,12 +444,11 @@ class Game(ABC):
         anything changes) and record it in :attr:`corrections`; return the corrected
         placements by seat (seat -> place, as :meth:`_check_end` gives them).
 
-        How a kind takes the event (TOCK, UNO; Casino the same way): its ``push``
-        recognises ``"type": "correction"`` *before* refusing events after the end,
-        calls this, replaces its placements with the returned ones, and counts the
-        event (``event_count`` + 1); nothing else changes. Its ``summary()`` adds
-        ``"corrections": self.corrections`` (``placements`` then shows the corrected
-        places: the last correction wins), its ``to_state()`` adds
+        :meth:`push` (or a kind's batch loop, through :meth:`_apply_shared`) calls it
+        before anything else is refused after the end, puts the returned placements in
+        ``_placements`` and counts the event; nothing else changes. The kind's
+        ``summary()`` adds ``"corrections": self.corrections`` (``placements`` then
+        shows the corrected places: the last correction wins), its ``to_state()`` adds
         ``"corrections": self._corrections_state()`` and its ``from_state()`` calls
         :meth:`_restore_corrections`.
         """
