@@ -282,9 +282,9 @@ class TockGame(Game):
            action of a turn closes the previous turn to knocks.
         6. *Settling* (:meth:`_settle`, only when the move may put a player out or
            complete the center: the table ran out, the mover's last own card went, a 20
-           reached the center) and *ending the turn* (a drawn card on the own discard, a
-           correct knock, the mover going out), stalemate included
-           (:meth:`_third_repetition`).
+           reached the center) and *ending the turn* (:meth:`_next_turn`; after a drawn
+           card on the own discard, a correct knock, the mover going out), stalemate
+           included (:meth:`_third_repetition`).
 
         Nothing changes until an event has passed all its checks (the last ones come
         first in step 5), so a failing event leaves the game as it was. The hot counters
@@ -293,7 +293,7 @@ class TockGame(Game):
         reloaded from) ``self`` around anything that reads or changes ``self`` (the
         handlers, :meth:`_settle`), and the counters in ``finally``.
         """
-        names, piles, stocks, still_in = self._names, self._piles, self._stocks, self._still_in
+        names, piles, stocks = self._names, self._piles, self._stocks
         center, fit, dest, deck, counts = (
             self._center,
             self._fit,
@@ -517,17 +517,8 @@ class TockGame(Game):
                             me, myname = None, _NOBODY
                 # -- 6. ending the turn -------------------------------------------------
                 if turn_over:
-                    self._last_turn_player = me
-                    self._pending_last_turn = self._pending_this_turn
-                    self._pending_this_turn = ()
+                    me = self._next_turn(me)  # type: ignore[arg-type]
                     acted = False
-                    self._turns += 1
-                    me += 1  # type: ignore[operator]
-                    if me == n:
-                        me = 0
-                    while not still_in[me]:
-                        me = me + 1 if me + 1 < n else 0
-                    self._active = me
                     myname = names[me]
                     if not table and self._third_repetition(me, parts):
                         self._acted = False
@@ -565,6 +556,21 @@ class TockGame(Game):
         needs_card = move == PLAY or (self._table > 0 and self._deck is None)
         named = self._card_field(ev, needs_card)
         return move, named, ev.get("to"), ev.get("series"), False
+
+    def _next_turn(self, me: int) -> int:
+        """End ``me``'s turn: its unpenalised infractions stay open to a knock until the
+        next player acts, and the next player still in, clockwise, is to move (returned,
+        and in ``_active``)."""
+        self._last_turn_player = me
+        self._pending_last_turn = self._pending_this_turn
+        self._pending_this_turn = ()
+        self._turns += 1
+        n, still_in = self._n, self._still_in
+        me = me + 1 if me + 1 < n else 0
+        while not still_in[me]:
+            me = me + 1 if me + 1 < n else 0
+        self._active = me
+        return me
 
     def _third_repetition(self, me: int, parts: list[Any]) -> bool:
         """Stalemate (rule 3), asked at the start of ``me``'s turn with the table empty:
