@@ -300,7 +300,9 @@ class Game(ABC):
         rules in :meth:`_apply` (and, for a faster batch, :meth:`_apply_many`).
         """
         before = self._events
-        kind = self._event_type(event)
+        kind = event.get("type") if type(event) is dict else None
+        if type(kind) is not str or kind not in self.event_types:  # (the common case: no call)
+            kind = self._event_type(event)
         if kind == "correction" or kind == "end":
             self._apply_shared(event, kind)
         else:
