@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -7,3 +9,10 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        # Each kind's presenter registers itself with games.presenters on import.
+        from games.presenters import PRESENTER_MODULES
+
+        for module in PRESENTER_MODULES:
+            import_module(module)

@@ -29,9 +29,40 @@ def rules_kinds() -> dict[str, str]:
 
 
 def player_count_range(kind: str) -> tuple[int, int]:
-    """Fewest and most players at one table of ``kind`` (the engine's rule)."""
+    """Fewest and most players at one table of ``kind``: the game class's
+    ``min_players``/``max_players`` (TOCK: 2 to 6), the one statement of the table-size
+    limits (``tournaments.services.core.table_size_limits`` asks here).
+    ``engine.InvalidEvent`` for an unknown kind."""
     cls = engine.game_class(kind)
     return cls.min_players, cls.max_players
+
+
+def _class(kind: object) -> type[engine.Game] | None:
+    try:
+        return engine.game_class(kind)
+    except engine.EngineError:
+        return None
+
+
+def has_knocks(kind: object) -> bool:
+    """Whether players of ``kind`` knock and a referee rules on knocks (the engine's
+    ``has_knocks``: TOCK); ``False`` for an unknown kind."""
+    cls = _class(kind)
+    return cls is not None and cls.has_knocks
+
+
+def rules_in_progress(kind: object) -> bool:
+    """Whether a referee may rule on a game of ``kind`` while it is in progress (a
+    knock ruling); ``False`` for an unknown kind."""
+    cls = _class(kind)
+    return cls is not None and cls.rules_in_progress()
+
+
+def ruling_event(kind: str, *, by: str, ruling: str, referee: str) -> dict[str, object]:
+    """The event that records a referee's ruling on a knock by ``by`` in a game of
+    ``kind`` (the engine's ``ruling_event``); ``engine.InvalidEvent`` for a kind
+    without knocks."""
+    return engine.game_class(kind).ruling_event(by, ruling, referee)
 
 
 def reserved_names() -> frozenset[str]:

@@ -1,6 +1,6 @@
 """Casino on the site's pages: the table as a spectator sees it, cards in words, log
 sentences and the score page's buttons (:class:`CasinoPresenter`, registered for the
-kind ``"casino"`` in :mod:`games.presenters`).
+kind ``"casino"`` through :func:`games.presenters.register_presenter`).
 
 It reads the engine's Casino summary (``replay --json``: ``round``, ``dealer``,
 ``turn``, ``center`` with its loose ``cards`` and ``builds`` (``id``, ``value``,
@@ -42,6 +42,7 @@ from games.presenters import (
     describe_dealt_start,
     describe_end,
     hand_sizes,
+    register_presenter,
     totals_by_score,
 )
 
@@ -146,6 +147,7 @@ def _items_words(items: Any) -> str:
     return _("%(first)s and %(last)s") % {"first": ", ".join(words[:-1]), "last": words[-1]}
 
 
+@register_presenter("casino")
 class CasinoPresenter(Presenter):
     """Casino: cards captured this round and the total per player; the
     table (the center's loose cards and builds with their value, owner and whether

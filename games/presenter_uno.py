@@ -1,6 +1,6 @@
 """UNO on the site's pages: the table as a spectator sees it, cards in words, log
 sentences and the score page's buttons (:class:`UnoPresenter`, registered for the kind
-``"uno"`` in :mod:`games.presenters`).
+``"uno"`` through :func:`games.presenters.register_presenter`).
 
 It reads the engine's UNO summary (``replay --json``: ``hand``, ``dealer``, ``turn``,
 ``direction``, ``top``, ``color``, ``hands``, ``draw_pile``, ``hand_results``,
@@ -38,6 +38,7 @@ from games.presenters import (
     describe_dealt_start,
     describe_end,
     hand_sizes,
+    register_presenter,
     totals_by_score,
 )
 
@@ -109,6 +110,7 @@ def _cards_drawn(n: int) -> str:
     return ngettext("%(n)d card", "%(n)d cards", n) % {"n": n}
 
 
+@register_presenter("uno")
 class UnoPresenter(Presenter):
     """UNO: cards in hand and score per player; the table (top card, colour in force,
     direction, draw pile, hand number and dealer), the hands (their sizes in a

@@ -63,20 +63,16 @@ def game_score_moves(*, game: Game) -> ScoreMoves:
     eng = game_engine(game=game)
     if eng is None or eng.is_over:
         return ScoreMoves(sequence=sequence, turn=None)
-    knock_target = getattr(eng, "knock_target", None)
-    legal = eng.legal_moves()
     # A kind whose moves may leave out cards the engine deals (UNO's seeded draws and
-    # deals) names them, so that the stored log is complete.
-    named = getattr(eng, "named_event", None)
-    if callable(named):
-        legal = [named(move) for move in legal]
+    # deals) names them, so that the stored log is complete (others: the move itself).
+    legal = [eng.named_event(move) for move in eng.legal_moves()]
     return ScoreMoves(
         sequence=sequence,
         turn=eng.turn,
         legal=legal,
         infractions=eng.infraction_moves(),
         table=eng.table_moves(),
-        knock_target=knock_target() if callable(knock_target) else None,
+        knock_target=eng.knock_target(),
     )
 
 

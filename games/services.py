@@ -167,12 +167,13 @@ def _apply_derived(game: Game, eng: engine.Game) -> bool:
     game.state_sequence = game.last_sequence
     if game.played_at is None and game.last_sequence:
         game.played_at = timezone.now()  # its first events are being recorded
-    places = eng.placements() if eng.is_over else None
-    source = ResultSource.LOG if places is not None else ResultSource.NONE
-    if places is None and game.result_source == ResultSource.PLACEMENTS:
+    outcome = eng.outcome()  # typed: status, placements (None while in progress), why
+    places = outcome.placements
+    source = ResultSource.LOG if outcome.is_over else ResultSource.NONE
+    if not outcome.is_over and game.result_source == ResultSource.PLACEMENTS:
         # An unfinished log (the start event only) does not erase a placements-only result.
         return False
-    game.status = eng.status
+    game.status = GameStatus(outcome.status.value)  # the column keeps the engine's strings
     changed = places != game.placements or source != game.result_source
     if changed:
         game.placements = places
@@ -612,8 +613,9 @@ def game_rename_player(
                     _("Game %(game)d changes its players after renaming.") % {"game": game.pk}
                 )
             if game.result_source == ResultSource.LOG:
-                after = _by_seat(renamed_players, eng.placements() if eng.is_over else None)
-                if after != before or eng.status != game.status:
+                outcome = eng.outcome()
+                after = _by_seat(renamed_players, outcome.placements)
+                if after != before or outcome.status.value != game.status:
                     raise ResultConflict(
                         _("Game %(game)d changes its result after renaming a player.")
                         % {"game": game.pk}

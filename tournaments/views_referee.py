@@ -34,6 +34,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.errors import DomainError, GameNotFound, StaleSequence
 from games.explanations import explain, verdict_label
+from games.kinds import has_knocks
 from games.presenters import game_view, placements_text
 from tournaments.csv_export import csv_text
 from tournaments.errors import NotFound
@@ -172,7 +173,7 @@ def _render(
             "max": len(players),
         }
     preview = None
-    if by in players and game.kind == "tock":
+    if by in players and has_knocks(game.kind):
         preview = knock_preview_for(game_id=game.pk, by=by, user=request.user)
         preview["verdict_label"] = verdict_label(preview["verdict"])
         preview["explanation"] = explain(preview, names=shown.names)  # display names

@@ -12,6 +12,8 @@ from __future__ import annotations
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar, TypeVar
 
 from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError, shown
@@ -28,6 +30,57 @@ CORRECTION_KEYS = frozenset({"type", "referee", "placements", "note"})
 MAX_CORRECTION_NOTE = 2000
 #: The ``reason`` of an ``end`` event, in every kind (see :meth:`Game._check_end`).
 END_REASONS = ("time", "adjudicated")
+#: The fields of the ``end`` event every kind accepts (see :meth:`Game._apply_end`).
+END_KEYS = frozenset({"type", "reason", "referee", "placements"})
+
+
+class Status(StrEnum):
+    """How a game stands (the values are the strings of :attr:`Game.status`, and of the
+    site's ``Game.status`` column)."""
+
+    IN_PROGRESS = IN_PROGRESS
+    FINISHED = FINISHED
+    STALEMATE = STALEMATE
+
+
+class Termination(StrEnum):
+    """Why a game that is over ended."""
+
+    #: Played to its end by the rules (TOCK: the center complete or one player left;
+    #: UNO and Casino: a player reached the target).
+    PLAYED = "played"
+    #: TOCK's stalemate: the same position for the third time with the table empty.
+    STALEMATE = "stalemate"
+    #: An ``end`` event with reason ``time`` (time up).
+    TIME = "time"
+    #: An ``end`` event with reason ``adjudicated`` (a referee's decision).
+    ADJUDICATED = "adjudicated"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a game as a typed value (:meth:`Game.outcome`), like
+    python-chess's ``Outcome``: its :class:`Status`, the placements (player -> place,
+    ``None`` while in progress; the last correction's once corrected), why it ended
+    (:class:`Termination`, ``None`` while in progress) and whether a ``correction``
+    replaced the played result."""
+
+    status: Status
+    placements: dict[str, int] | None = None
+    termination: Termination | None = None
+    corrected: bool = False
+    #: The ``end`` event's referee, if it named one.
+    referee: str | None = field(default=None, compare=False)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is not Status.IN_PROGRESS
+
+    @property
+    def winners(self) -> list[str]:
+        """The players placed first (several on a shared first place); empty while in
+        progress."""
+        return [p for p, v in (self.placements or {}).items() if v == 1]
 
 
 class Game(ABC):
@@ -57,6 +110,30 @@ class Game(ABC):
     #: tuple; a game gets its own list with its first correction (never mutated in
     #: place, so a shallow copy of a game shares nothing it could change).
     _corrections: Sequence[dict[str, Any]] = ()
+
+    #: Optional capabilities (see ``docs/engine-api.md``, *Capabilities*): what the
+    #: site asks a kind for instead of testing its name.
+    #: Whether players knock (``{"type": "tock", "player": P}``) and a referee may rule
+    #: on a knock (TOCK); a kind with knocks implements :meth:`knock_target`,
+    #: :meth:`pending_infractions` and :meth:`ruling_event`, and
+    #: ``games.engine.knock_preview`` judges its logs.
+    has_knocks: ClassVar[bool] = False
+
+    # The state every kind keeps under these names; a kind's ``start``/``from_state``
+    # set them (the class holds the values of a game just started).
+    #: Players in seat order.
+    _names: tuple[str, ...] = ()
+    #: One of :data:`STATUSES`.
+    _status: str = IN_PROGRESS
+    #: Events applied, the start event included.
+    _events: int = 1
+    #: Seat -> place once over (the last correction's once corrected), else ``None``.
+    _placements: dict[int, int] | None = None
+    #: The summary's ``end`` entry after an ``end`` event (:meth:`_check_end`).
+    _end: dict[str, Any] | None = None
+    #: The event types of the kind's own (not ``end``, not ``correction``): the base
+    #: refuses any other type before :meth:`_apply` sees the event.
+    event_types: ClassVar[frozenset[str]] = frozenset()
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -210,10 +287,110 @@ class Game(ABC):
             )
         return places
 
-    # -- events -------------------------------------------------------------------
-    @abstractmethod
+    # -- events: the template methods ----------------------------------------------
     def push(self, event: dict[str, Any]) -> None:
-        """Validate and apply one event."""
+        """Validate and apply one event; on error nothing changes (``InvalidEvent`` for
+        a malformed event, ``IllegalMove`` for a broken rule).
+
+        The same for every kind, in this order: the event is a JSON object
+        (:meth:`_event_type`); a ``correction`` goes to :meth:`_apply_correction`, an
+        ``end`` to :meth:`_apply_end`; any other type must be one of the kind's
+        :attr:`event_types` and goes to the kind's :meth:`_apply`. Then the event is
+        counted (``event_count`` + 1). Not meant to be overridden: a kind states its
+        rules in :meth:`_apply` (and, for a faster batch, :meth:`_apply_many`).
+        """
+        before = self._events
+        kind = event.get("type") if type(event) is dict else None
+        if type(kind) is not str or kind not in self.event_types:  # (the common case: no call)
+            kind = self._event_type(event)
+        if kind == "correction" or kind == "end":
+            self._apply_shared(event, kind)
+        else:
+            self._apply(event)
+        # (a kind whose _apply shares its code with _apply_many may count there too)
+        self._events = before + 1
+
+    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Push events in order; on the first bad one raise ``LogError`` with its line
+        (``event_count + 1``: the line numbering of the game's log). The game stops
+        before the failing event. Runs the kind's :meth:`_apply_many`."""
+        try:
+            self._apply_many(events)
+        except LogError:
+            raise
+        except EngineError as exc:
+            raise LogError(self._events + 1, str(exc), exc) from None
+
+    def _event_type(self, event: object) -> str:
+        """The checks :meth:`push` makes of every event first: a JSON object whose type
+        is ``correction``, ``end`` or one of :attr:`event_types`; returns the type
+        (``InvalidEvent`` otherwise, a ``start`` only as the first line)."""
+        if type(event) is not dict:
+            raise InvalidEvent("an event must be a JSON object")
+        kind = event.get("type")
+        if type(kind) is str and (
+            kind in self.event_types or kind == "end" or kind == "correction"
+        ):
+            return kind
+        if kind == "start":
+            raise InvalidEvent("a 'start' event may only be the first line")
+        raise InvalidEvent(f"unknown event type {shown(kind)}")
+
+    def _apply_shared(self, event: dict[str, Any], kind: str) -> None:
+        """The events every kind takes the same way, not counted here: a ``correction``
+        (:meth:`_apply_correction`, whose placements replace the kind's) or an ``end``
+        (:meth:`_apply_end`). A kind's :meth:`_apply_many` hands them here too."""
+        if kind == "correction":
+            self._placements = self._apply_correction(event)
+        else:
+            self._apply_end(event)
+
+    @abstractmethod
+    def _apply(self, event: dict[str, Any]) -> None:
+        """Validate and apply one event of a type in :attr:`event_types` (the kind's
+        own rules: fields, whose turn, the move), changing nothing on error;
+        :meth:`push` has checked the type and counts the event afterwards."""
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """Apply events in order, each counted as it is applied (the batch path of
+        :meth:`push_many`; an error leaves the game after the last good event).
+        Default: :meth:`push` each. A kind may give a faster loop (TOCK: the one
+        that also serves :meth:`_apply`), as long as it states each rule once."""
+        push = self.push
+        for event in events:
+            push(event)
+
+    # -- the end event, shared by every kind ----------------------------------------
+    def _apply_end(self, event: dict[str, Any]) -> None:
+        """Apply an ``end`` event, in every kind: no field but :data:`END_KEYS`
+        (``InvalidEvent``), the game in progress (``IllegalMove``), the shared fields
+        (:meth:`_check_end`), the kind's own rule on given placements
+        (:meth:`_check_end_placements`, changing nothing), then the summary's ``end``
+        entry is recorded and the kind finishes the game (:meth:`_finish_by_end`)."""
+        check_keys(event, END_KEYS)
+        self._refuse_after_end()
+        entry, places = self._check_end(event)
+        if places is not None:
+            self._check_end_placements(places)
+        self._end = entry
+        self._finish_by_end(places)
+
+    def _refuse_after_end(self) -> None:
+        """``IllegalMove`` once the game is over: no event but a ``correction`` is
+        accepted after the end."""
+        if self._status != IN_PROGRESS:
+            raise IllegalMove(f"the game is over ({self._status}); no events after the end")
+
+    def _check_end_placements(self, places: dict[int, int]) -> None:
+        """A kind's own rule on the placements an ``end`` event gives (seat -> place,
+        already through :meth:`check_placements`); raises before anything changes.
+        Default: none (TOCK: players who went out keep their places)."""
+        return None
+
+    @abstractmethod
+    def _finish_by_end(self, places: dict[int, int] | None) -> None:
+        """Finish the game after an ``end`` event: status ``finished``, nobody to move,
+        ``places`` (seat -> place) or, without them, the kind's own ranking."""
 
     # -- the correction event, shared by every kind ---------------------------------
     def _check_correction(self, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -269,12 +446,11 @@ class Game(ABC):
         anything changes) and record it in :attr:`corrections`; return the corrected
         placements by seat (seat -> place, as :meth:`_check_end` gives them).
 
-        How a kind takes the event (TOCK, UNO; Casino the same way): its ``push``
-        recognises ``"type": "correction"`` *before* refusing events after the end,
-        calls this, replaces its placements with the returned ones, and counts the
-        event (``event_count`` + 1); nothing else changes. Its ``summary()`` adds
-        ``"corrections": self.corrections`` (``placements`` then shows the corrected
-        places: the last correction wins), its ``to_state()`` adds
+        :meth:`push` (or a kind's batch loop, through :meth:`_apply_shared`) calls it
+        before anything else is refused after the end, puts the returned placements in
+        ``_placements`` and counts the event; nothing else changes. The kind's
+        ``summary()`` adds ``"corrections": self.corrections`` (``placements`` then
+        shows the corrected places: the last correction wins), its ``to_state()`` adds
         ``"corrections": self._corrections_state()`` and its ``from_state()`` calls
         :meth:`_restore_corrections`.
         """
@@ -333,18 +509,6 @@ class Game(ABC):
         if given:
             self._corrections = [{**c, "placements": dict(c["placements"])} for c in given]
 
-    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """Push events in order; on the first bad one raise ``LogError`` with its line
-        (``event_count + 1``: the line numbering of the game's log)."""
-        push = self.push
-        for event in events:
-            try:
-                push(event)
-            except LogError:
-                raise
-            except EngineError as exc:
-                raise LogError(self.event_count + 1, str(exc), exc) from None
-
     def is_legal(self, event: dict[str, Any]) -> bool:
         """Whether :meth:`push` would accept ``event`` now (the game is not changed)."""
         probe = self.copy()
@@ -378,20 +542,20 @@ class Game(ABC):
         ``table``, unseeded: real cards). Default: one, in seat order."""
         return [{"type": "start", "game": cls.kind, "players": list(players)}]
 
-    # -- results ------------------------------------------------------------------
+    # -- results: the same for every kind --------------------------------------------
     @property
-    @abstractmethod
     def status(self) -> str:
         """``"in_progress"``, ``"finished"`` or ``"stalemate"``."""
+        return self._status
 
     @property
     def is_over(self) -> bool:
-        return self.status != IN_PROGRESS
+        return self._status != IN_PROGRESS
 
     @property
-    @abstractmethod
     def players(self) -> tuple[str, ...]:
         """Players in seat (clockwise) order."""
+        return self._names
 
     @property
     @abstractmethod
@@ -399,13 +563,73 @@ class Game(ABC):
         """The player who acts next; ``None`` once the game is over."""
 
     @property
-    @abstractmethod
     def event_count(self) -> int:
         """Events applied so far, the start event included."""
+        return self._events
 
-    @abstractmethod
     def placements(self) -> dict[str, int] | None:
-        """Player -> place (1-based, ties share a place); ``None`` while in progress."""
+        """Player -> place (1-based, ties share a place), in seat order; ``None`` while
+        in progress."""
+        if self._placements is None:
+            return None
+        names = self._names
+        return {names[p]: place for p, place in sorted(self._placements.items())}
+
+    def outcome(self) -> Outcome:
+        """The result as a typed value (:class:`Outcome`): status, placements, why the
+        game ended, whether a correction replaced the played result."""
+        status = Status(self._status)
+        if status is Status.IN_PROGRESS:
+            return Outcome(status)
+        end = self._end
+        if end is not None:
+            termination = Termination(end["reason"])
+        elif status is Status.STALEMATE:
+            termination = Termination.STALEMATE
+        else:
+            termination = Termination.PLAYED
+        return Outcome(
+            status,
+            self.placements(),
+            termination,
+            corrected=bool(self._corrections),
+            referee=None if end is None else end.get("referee"),
+        )
+
+    # -- optional capabilities (defaults; see has_knocks) ---------------------------
+    def knock_target(self) -> str | None:
+        """Whom a knock now would be judged against; ``None`` if no knock is possible
+        (always, for a kind without knocks)."""
+        return None
+
+    def pending_infractions(self) -> list[dict[str, Any]]:
+        """Unpenalised infractions a knock made now would be judged on. Default: none."""
+        return []
+
+    @classmethod
+    def rules_in_progress(cls) -> bool:
+        """Whether a referee may rule on the game while it is in progress (a knock
+        ruling): the kinds with knocks."""
+        return cls.has_knocks
+
+    @classmethod
+    def ruling_event(cls, by: str, ruling: str, referee: str) -> dict[str, Any]:
+        """The event recording a referee's ruling ``ruling`` (``"correct"`` or
+        ``"incorrect"``) on a knock by ``by`` made now. Only a kind with
+        :attr:`has_knocks` has one (``InvalidEvent`` otherwise)."""
+        raise InvalidEvent(f"{cls.title} has no knocks to rule on")
+
+    def named_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """``event`` with the cards it would move filled in when the engine deals them
+        (a seeded deal or draw), so that a log recorded move by move replays without
+        its seed. Default: the event as it is."""
+        return event
+
+    @classmethod
+    def text_summary(cls, summary: Mapping[str, Any]) -> str | None:
+        """The ``replay`` command's text block for a :meth:`summary`; ``None``: the
+        CLI's own (TOCK's) block."""
+        return None
 
     @abstractmethod
     def summary(self) -> dict[str, Any]:

@@ -45,10 +45,11 @@ def _read(path: str) -> bytes:
 
 def format_summary(summary: dict[str, Any]) -> str:
     """A short human-readable block for a game summary (a kind may give its own as
-    ``cls.text_summary(summary)``; TOCK's is this one), then one line per correction
-    of the result after the end (every kind)."""
-    own = getattr(game_class(summary["game"]), "text_summary", None)
-    text = own(summary) if own is not None else _tock_text(summary)
+    ``cls.text_summary(summary)``, ``None`` by default: TOCK's is this one), then one
+    line per correction of the result after the end (every kind)."""
+    text = game_class(summary["game"]).text_summary(summary)
+    if text is None:
+        text = _tock_text(summary)
     for c in summary.get("corrections") or ():
         text += (
             f"\ncorrected at event {c['event']} by {c['referee']}: "

@@ -26,10 +26,6 @@ _TWO_ON_A_LINE = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
 _TWO_ON_A_LINE_B = re.compile(rb"\}[ \t\r]*,[ \t\r]*\{")
 
 
-def _lines(text: str | bytes) -> list[Any]:
-    return text.rstrip().splitlines() if text.strip() else []
-
-
 def parse_log(text: str | bytes) -> list[dict[str, Any]]:
     """Parse JSON Lines into event dicts; raises :class:`LogError` naming the bad line.
 

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games.engine as engine
-from games.presenters import TockPresenter
+from games.presenter_tock import TockPresenter
 from tests.replay.conftest import cut_with_pending_infraction
 from tests.tournaments.factories import UserFactory
 from tournaments.permissions import SYSTEM

@@ -10,7 +10,8 @@ from typing import Any
 import games.engine as engine
 from games.errors import EventRejected
 from games.explanations import explain
-from games.models import Game
+from games.kinds import has_knocks, rules_in_progress
+from games.models import Game, GameStatus
 from games.selectors import game_engine, game_event_list, game_get
 from tournaments.errors import NotFound
 from tournaments.models import Player, Ruling, Table, Tournament
@@ -34,8 +35,8 @@ def result_correctable(*, game: Game) -> bool:
 def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:
     """The engine's preview (:func:`games.engine.knock_preview`) of a knock by ``by``
     appended to ``game``'s stored log now. No permission check: callers check."""
-    if game.kind != "tock":
-        raise EventRejected("knocks and rulings are for TOCK games")
+    if not has_knocks(game.kind):
+        raise EventRejected("knocks and rulings are for games with knocks (TOCK)")
     events = list(game_event_list(game=game).values_list("data", flat=True))
     if not events:
         return {
@@ -49,7 +50,6 @@ def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:
             "goes_out": [],
         }
     current = game_engine(game=game)
-    assert isinstance(current, engine.TockGame)
     return engine.knock_preview(events, by, game=current)
 
 
@@ -216,7 +216,8 @@ def referee_games(*, tournament: Tournament) -> list[RefereeGame]:
     for table in tables:
         game = table.game
         open_knock = False
-        if game.kind == "tock" and game.status == "in_progress" and game.last_sequence:
+        in_progress = game.status == GameStatus.IN_PROGRESS
+        if in_progress and rules_in_progress(game.kind) and game.last_sequence:
             current = game_engine(game=game)
             open_knock = bool(current and current.pending_infractions())
         rows.append(RefereeGame(table=table, open_knock=open_knock))

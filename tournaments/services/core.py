@@ -15,7 +15,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 import games.engine as engine
-from games.kinds import reserved_names
+from games.kinds import player_count_range, reserved_names
 from outbox.live import live_send_on_commit, tournament_group
 from tock_site.page_cache import pages_changed
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
@@ -46,12 +46,12 @@ from tournaments.selectors.standings_cache import standings_invalidate
 
 def table_size_limits(*, kind: str) -> tuple[int, int]:
     """Fewest and most players at one table of ``kind``: the game class's
-    ``min_players``/``max_players`` (TOCK: 2 to 6). Every table-size check asks here."""
+    ``min_players``/``max_players`` (TOCK: 2 to 6), as :func:`games.kinds.player_count_range`
+    states them. Every table-size check asks here."""
     try:
-        cls = engine.game_class(kind)
+        return player_count_range(kind)
     except engine.EngineError as exc:
         raise InvalidConfiguration(_("Unknown game kind %(kind)r.") % {"kind": kind}) from exc
-    return cls.min_players, cls.max_players
 
 
 def validate_table_size(*, kind: str, table_size: Any) -> int:

@@ -34,6 +34,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import EventRejected, GameFinished, MalformedInput, StaleSequence
 from games.explanations import explain
+from games.kinds import ruling_event
 from games.models import Game
 from games.selectors import game_get
 from games.services import validate_placements
@@ -77,12 +78,12 @@ def knock_ruling_record(
         applied = preview["verdict"] if ruling == RulingChoice.CONFIRM else ruling
         if applied != preview["verdict"] and not note:
             raise MalformedInput(_("A note is required to override the engine's verdict."))
-        event = {
-            "type": "tock",
-            "player": by,
-            "ruling": applied,
-            "referee": getattr(user, "username", "") or "referee",
-        }
+        event = ruling_event(
+            locked.kind,
+            by=by,
+            ruling=applied,
+            referee=getattr(user, "username", "") or "referee",
+        )
         outcome = game_record_event(
             game=locked, event=event, expected_sequence=expected_sequence, user=user
         )

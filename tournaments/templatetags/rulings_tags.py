@@ -11,6 +11,8 @@ from typing import Any
 
 from django import template
 
+from games.kinds import rules_in_progress
+from games.models import GameStatus
 from games.presenters import placements_text
 from tournaments.permissions import user_can_referee_game
 from tournaments.selectors.privacy import mask_text
@@ -23,11 +25,12 @@ register = template.Library()
 def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[str, Any]:
     """``summary``: the page's presented summary, whose knocks carry the players' names
     as this visitor may see them (hidden players masked), by event number. Referees and
-    organizers of a TOCK game in progress, and of any game that has ended with a log
-    (to correct its result), also get a link to the referee page."""
+    organizers of a game in progress whose kind has rulings in play (TOCK's knocks),
+    and of any game that has ended with a log (to correct its result), also get a link
+    to the referee page."""
     request = context.get("request")
     user = getattr(request, "user", None)
-    may_rule = game.kind == "tock" and game.status == "in_progress"
+    may_rule = game.status == GameStatus.IN_PROGRESS and rules_in_progress(game.kind)
     may_correct = result_correctable(game=game)
     can_referee = (
         (may_rule or may_correct)

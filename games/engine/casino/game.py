@@ -139,6 +139,8 @@ class CasinoGame(Game):
     title = "Casino"
     min_players = 2
     max_players = 4
+    #: Its own event types (``end`` and ``correction`` are the base class's).
+    event_types = frozenset(_KEYS) - {"end"}
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -199,18 +201,6 @@ class CasinoGame(Game):
 
     # ------------------------------------------------------------------ public API
     @property
-    def status(self) -> str:
-        return self._status
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._names
-
-    @property
-    def event_count(self) -> int:
-        return self._events
-
-    @property
     def turn(self) -> str | None:
         """Who plays next; ``None`` before the first deal, between deals and rounds,
         on a score sheet and when over."""
@@ -222,36 +212,20 @@ class CasinoGame(Game):
         """A player's cards, in the order dealt."""
         return list(self._hands[self._idx[player]])
 
-    def placements(self) -> dict[str, int] | None:
-        if self._placements is None:
-            return None
-        return {self._names[p]: place for p, place in sorted(self._placements.items())}
-
-    def push(self, event: dict[str, Any]) -> None:
-        """Validate ``event`` and apply it; on error nothing changes (``InvalidEvent``
-        for a malformed event, ``IllegalMove`` for a broken rule)."""
-        if type(event) is not dict:
-            raise InvalidEvent("an event must be a JSON object")
+    def _apply(self, event: dict[str, Any]) -> None:
+        """Validate one of Casino's own events and apply it (``Game.push`` has checked
+        its type, takes ``end`` and ``correction`` and counts it); on error nothing
+        changes."""
         self._named = {}  # the cards named by this event only (a seeded deal fills them)
-        kind = event.get("type")
-        if kind == "correction":  # after the end only: Game._apply_correction
-            self._placements = self._apply_correction(event)
-            self._events += 1
-            return
-        keys = _KEYS.get(kind) if type(kind) is str else None
+        kind = event["type"]
         if (
-            keys is None
-            or not event.keys() <= keys
+            not event.keys() <= _KEYS[kind]
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "round"
         ):  # all but the common case (no call there: replay speed); refusals are there
-            kind = check_event_type(event, _KEYS, self._status, self.sheet, "round")
-        if kind == "end":
-            self._on_end(event)
-        else:
-            _HANDLERS[kind](self, event)
-        self._events += 1
+            check_event_type(event, _KEYS, self._status, self.sheet, "round")
+        _HANDLERS[kind](self, event)
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
@@ -727,11 +701,11 @@ class CasinoGame(Game):
         self._round += 1
         self._record_round(rows)
 
-    def _on_end(self, event: dict[str, Any]) -> None:
-        """``end`` as for TOCK: ``reason`` ``time`` or ``adjudicated``, an optional
-        ``referee`` and ``placements``; without placements the players are ranked by
-        the totals of the finished rounds."""
-        self._end, places = self._check_end(event)
+    def _finish_by_end(self, places: dict[int, int] | None) -> None:
+        """After an ``end`` (:meth:`Game._apply_end`: ``reason`` ``time`` or
+        ``adjudicated``, an optional ``referee`` and ``placements``): without
+        placements the players are ranked by the totals of the finished rounds."""
+        self._named = {}
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:

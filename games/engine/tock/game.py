@@ -36,7 +36,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, STALEMATE, Game, check_keys, register
 from ..common import start_seed
-from ..errors import EngineError, IllegalMove, InvalidEvent, LogError, shown
+from ..errors import IllegalMove, InvalidEvent, shown
 from .rules import (
     DECK_SIZE,
     FORGOT_CENTER,
@@ -56,13 +56,11 @@ PLAY_KEYS = frozenset({"type", "player", "card", "to", "series"})
 DRAW_KEYS = frozenset({"type", "player", "card", "to", "series"})
 FLIP_KEYS = frozenset({"type", "player"})
 TOCK_KEYS = frozenset({"type", "player", "ruling", "referee"})
-END_KEYS = frozenset({"type", "reason", "referee", "placements"})
 _EVENT_KEYS = {
     "play": PLAY_KEYS,
     "draw": DRAW_KEYS,
     "flip": FLIP_KEYS,
     "tock": TOCK_KEYS,
-    "end": END_KEYS,
 }
 _CARD_REQUIRED = "'card' is required"
 DRAW, PLAY, FLIP = 1, 2, 3  # the moves, as TockGame._run() codes them
@@ -142,6 +140,10 @@ class TockGame(Game):
     max_players = 6
     #: ``"center"`` is a destination (``"to": "center"``), so no player may be named so.
     reserved_names = frozenset({"center"})
+    #: Its own event types (``end`` and ``correction`` are the base class's).
+    event_types = frozenset(_EVENT_KEYS)
+    #: Players knock, and a referee may rule on a knock while the game is in progress.
+    has_knocks = True
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -231,18 +233,6 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ public API
     @property
-    def status(self) -> str:
-        return self._status
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._names
-
-    @property
-    def event_count(self) -> int:
-        return self._events
-
-    @property
     def turn(self) -> str | None:
         """The player to move, ``None`` once the game is over."""
         return None if self._active is None else self._names[self._active]
@@ -252,29 +242,15 @@ class TockGame(Game):
         """Face-down cards left on the table."""
         return self._table
 
-    def placements(self) -> dict[str, int] | None:
-        if self._placements is None:
-            return None
-        names = self._names
-        return {names[p]: place for p, place in sorted(self._placements.items())}
-
-    def push(self, event: dict[str, Any]) -> None:
-        """Validate ``event`` and apply it; on error nothing changes.
-
-        Raises ``InvalidEvent`` for malformed events, ``IllegalMove`` for broken rules.
-        """
+    def _apply(self, event: dict[str, Any]) -> None:
+        """One move or knock (``Game.push``'s step for TOCK's own events): :meth:`_run`
+        over one event, so that ``push`` and ``push_many`` judge with the same code."""
         self._run((event,))
 
-    def push_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """Push events in order; raises ``LogError`` whose line is the failing event's.
-
-        The same as :meth:`push` for each event (both run :meth:`_run`), only without
-        the set-up cost per event.
-        """
-        try:
-            self._run(events)
-        except EngineError as exc:
-            raise LogError(self._events + 1, str(exc), exc) from None
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts
+        each event as it applies it, without the set-up cost per event."""
+        self._run(events)
 
     def _run(self, events: Iterable[dict[str, Any]]) -> None:
         """Validate and apply events in order: the one place where the rules of a move
@@ -287,10 +263,10 @@ class TockGame(Game):
            ``player``, ``card`` (an int from 1 to 21) and ``to`` (a name or
            ``"center"``), a ``draw`` without ``card``, a ``flip`` of ``type`` and
            ``player``, by the player to move) are recognised by their shape; anything
-           else is checked field by field (unknown type or fields, game over, out of
-           turn, field types), and knocks and ``end`` events are applied by their
-           handlers (:meth:`_on_tock`, :meth:`_on_end`); a ``correction`` (after the
-           end only) by the shared :meth:`Game._apply_correction`.
+           else is checked field by field (:meth:`_move_by_fields`: unknown type or
+           fields, game over, out of turn, field types); knocks go to :meth:`_on_tock`,
+           ``end`` and ``correction`` to the base class (:meth:`Game._apply_shared`,
+           shared by every kind).
         2. *The card*: which card a draw takes; a play's card is the top of the discard;
            when a flip is allowed.
         3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
@@ -306,8 +282,9 @@ class TockGame(Game):
            action of a turn closes the previous turn to knocks.
         6. *Settling* (:meth:`_settle`, only when the move may put a player out or
            complete the center: the table ran out, the mover's last own card went, a 20
-           reached the center) and *ending the turn* (a drawn card on the own discard, a
-           correct knock, the mover going out), stalemate included.
+           reached the center) and *ending the turn* (:meth:`_next_turn`; after a drawn
+           card on the own discard, a correct knock, the mover going out), stalemate
+           included (:meth:`_third_repetition`).
 
         Nothing changes until an event has passed all its checks (the last ones come
         first in step 5), so a failing event leaves the game as it was. The hot counters
@@ -316,7 +293,7 @@ class TockGame(Game):
         reloaded from) ``self`` around anything that reads or changes ``self`` (the
         handlers, :meth:`_settle`), and the counters in ``finally``.
         """
-        names, piles, stocks, still_in = self._names, self._piles, self._stocks, self._still_in
+        names, piles, stocks = self._names, self._piles, self._stocks
         center, fit, dest, deck, counts = (
             self._center,
             self._fit,
@@ -359,40 +336,14 @@ class TockGame(Game):
                         move, named, j = FLIP, None, None
                 if not move:
                     j = None
-                    if type(ev) is not dict:
-                        raise InvalidEvent("an event must be a JSON object")
-                    kind = ev.get("type")
-                    if kind == "correction":  # after the end only: Game._apply_correction
-                        self._events = done
-                        self._placements = self._apply_correction(ev)
-                        done += 1
-                        continue
-                    keys = _EVENT_KEYS.get(kind) if type(kind) is str else None
-                    if keys is None:
-                        if kind == "start":
-                            raise InvalidEvent("a 'start' event may only be the first line")
-                        raise InvalidEvent(f"unknown event type {shown(kind)}")
-                    if self._status != IN_PROGRESS:
-                        raise IllegalMove(
-                            f"the game is over ({self._status}); no events after the end"
-                        )
-                    check_keys(ev, keys)
-                    move = _MOVES.get(kind, 0)
-                    if not move:  # a knock or an end
-                        self._table, self._pos, self._acted, self._events = table, pos, acted, done
-                        turn_over = self._on_tock(ev) if kind == "tock" else self._on_end(ev)
+                    self._table, self._pos, self._acted, self._events = table, pos, acted, done
+                    move, named, to, series, turn_over = self._move_by_fields(ev)
+                    if not move:  # applied already: a knock, an end or a correction
                         acted = self._acted
                         done += 1
                         tops = _tops_of(piles)  # a penalty moves bottom cards
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
-                    else:
-                        self._actor(ev)  # the player to move, or an error
-                        named = None
-                        if move != FLIP:
-                            needs_card = move == PLAY or (table > 0 and deck is None)
-                            named = self._card_field(ev, needs_card)
-                            to, series = ev.get("to"), ev.get("series")
                 if move:
                     # -- 2. the card ----------------------------------------------------
                     if move == DRAW:
@@ -566,41 +517,79 @@ class TockGame(Game):
                             me, myname = None, _NOBODY
                 # -- 6. ending the turn -------------------------------------------------
                 if turn_over:
-                    self._last_turn_player = me
-                    self._pending_last_turn = self._pending_this_turn
-                    self._pending_this_turn = ()
+                    me = self._next_turn(me)  # type: ignore[arg-type]
                     acted = False
-                    self._turns += 1
-                    me += 1  # type: ignore[operator]
-                    if me == n:
-                        me = 0
-                    while not still_in[me]:
-                        me = me + 1 if me + 1 < n else 0
-                    self._active = me
                     myname = names[me]
-                    if not table:
-                        # Stalemate (rule 3): the third time a position (the player to
-                        # move, every discard and stock; the center apart) occurs at the
-                        # start of a turn. Its key is one C-level join (see
-                        # _position_key). With the table empty the key holds every card
-                        # not in the center, so its length tells the center's size:
-                        # _seen restarts when that changes (those positions never recur).
-                        parts[0] = _SEAT_BYTE[me]
-                        key = _SEP.join(parts)
-                        in_center = DECK_SIZE - (len(key) - 1 - 2 * n)
-                        if in_center != self._seen_center:
-                            self._seen = {}
-                            self._seen_center = in_center
-                        seen = self._seen
-                        count = seen.get(key, 0) + 1
-                        seen[key] = count
-                        if count >= 3:
-                            self._acted = False
-                            self._finish(STALEMATE)
-                            me, myname = None, _NOBODY
+                    if not table and self._third_repetition(me, parts):
+                        self._acted = False
+                        self._finish(STALEMATE)
+                        me, myname = None, _NOBODY
         finally:
             # Also on errors: a failing event changed nothing, so the locals are current.
             self._table, self._pos, self._acted, self._events = table, pos, acted, done
+
+    # ------------------------------------------------------------------ steps of _run
+    def _move_by_fields(self, ev: object) -> tuple[int, int | None, object, object, bool]:
+        """Step 1 of :meth:`_run` for an event of no common shape, field by field, in
+        this order: a JSON object of a known type (:meth:`Game._event_type`); an ``end``
+        or a ``correction`` goes to :meth:`Game._apply_shared`; then the game is not
+        over, no unknown field, and a knock goes to :meth:`_on_tock`; a move then has
+        the player to move (:meth:`_actor`) and a valid ``card``.
+
+        Returns ``(move, card, to, series, turn_over)``: ``move`` 0 when the event is
+        applied already (a knock, an end, a correction; ``turn_over``: the knocked turn
+        is over), else DRAW, PLAY or FLIP with its fields for the next steps. The
+        caller has written its counters back to ``self``."""
+        kind = self._event_type(ev)
+        assert type(ev) is dict
+        if kind == "correction" or kind == "end":  # every kind's (Game)
+            self._apply_shared(ev, kind)
+            return 0, None, None, None, False
+        self._refuse_after_end()
+        check_keys(ev, _EVENT_KEYS[kind])
+        move = _MOVES.get(kind, 0)
+        if not move:  # a knock
+            return 0, None, None, None, self._on_tock(ev)
+        self._actor(ev)  # the player to move, or an error
+        if move == FLIP:
+            return move, None, None, None, False
+        needs_card = move == PLAY or (self._table > 0 and self._deck is None)
+        named = self._card_field(ev, needs_card)
+        return move, named, ev.get("to"), ev.get("series"), False
+
+    def _next_turn(self, me: int) -> int:
+        """End ``me``'s turn: its unpenalised infractions stay open to a knock until the
+        next player acts, and the next player still in, clockwise, is to move (returned,
+        and in ``_active``)."""
+        self._last_turn_player = me
+        self._pending_last_turn = self._pending_this_turn
+        self._pending_this_turn = ()
+        self._turns += 1
+        n, still_in = self._n, self._still_in
+        me = me + 1 if me + 1 < n else 0
+        while not still_in[me]:
+            me = me + 1 if me + 1 < n else 0
+        self._active = me
+        return me
+
+    def _third_repetition(self, me: int, parts: list[Any]) -> bool:
+        """Stalemate (rule 3), asked at the start of ``me``'s turn with the table empty:
+        whether the position (the player to move, every discard and stock; the center
+        apart) occurs for the third time. ``parts``: ``_run``'s key parts (a slot for
+        the seat, then every discard and every stock); the key is one C-level join
+        (see :func:`_position_key`). With the table empty the key holds every card
+        not in the center, so its length tells the center's size: ``_seen`` restarts
+        when that changes (those positions never recur)."""
+        parts[0] = _SEAT_BYTE[me]
+        key = _SEP.join(parts)
+        in_center = DECK_SIZE - (len(key) - 1 - 2 * self._n)
+        if in_center != self._seen_center:
+            self._seen = {}
+            self._seen_center = in_center
+        seen = self._seen
+        count = seen.get(key, 0) + 1
+        seen[key] = count
+        return count >= 3
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any]) -> int:
@@ -768,28 +757,26 @@ class TockGame(Game):
             if src:
                 mine.insert(0, src.pop(0))
 
-    def _on_end(self, event: dict[str, Any]) -> bool:
-        """Apply an ``end`` event (the game is over: no turn to end)."""
-        check_keys(event, END_KEYS)
-        entry, places = self._check_end(event)
-        if places is not None:
-            # Going out is final (rule 2): whoever went out keeps their place.
-            out = self._out
-            for i, p in enumerate(out, 1):
-                if places[p] != i:
-                    raise IllegalMove(
-                        f"{self._names[p]} went out {_ordinal(i)} and keeps place {i}, "
-                        f"not {places[p]}"
-                    )
-            for p, v in places.items():
-                if p not in out and v <= len(out):
-                    raise IllegalMove(
-                        f"{self._names[p]} cannot share or precede place {v}: "
-                        f"places 1 to {len(out)} belong to the players who went out"
-                    )
-        self._end = entry
+    def _check_end_placements(self, places: dict[int, int]) -> None:
+        """Going out is final (rule 2): whoever went out keeps their place, whatever
+        an ``end`` event gives."""
+        out = self._out
+        for i, p in enumerate(out, 1):
+            if places[p] != i:
+                raise IllegalMove(
+                    f"{self._names[p]} went out {_ordinal(i)} and keeps place {i}, not {places[p]}"
+                )
+        for p, v in places.items():
+            if p not in out and v <= len(out):
+                raise IllegalMove(
+                    f"{self._names[p]} cannot share or precede place {v}: "
+                    f"places 1 to {len(out)} belong to the players who went out"
+                )
+
+    def _finish_by_end(self, places: dict[int, int] | None) -> None:
+        """After an ``end`` event (the game is over: no turn to end); without
+        placements the players are placed from the position (rule 3)."""
         self._finish(FINISHED, places)
-        return False
 
     # ------------------------------------------------------------------ turn machinery
     def _own(self, p: int) -> int:
@@ -843,6 +830,12 @@ class TockGame(Game):
             return None
         t = self._active if self._acted else self._last_turn_player
         return None if t is None or not self._still_in[t] else self._names[t]
+
+    @classmethod
+    def ruling_event(cls, by: str, ruling: str, referee: str) -> dict[str, Any]:
+        """A knock by ``by`` carrying the referee's ``ruling`` (``"correct"`` or
+        ``"incorrect"``), which the engine applies instead of its own verdict."""
+        return {"type": "tock", "player": by, "ruling": ruling, "referee": referee}
 
     def pending_infractions(self) -> list[dict[str, Any]]:
         """Unpenalised infractions a knock made now would be judged on."""

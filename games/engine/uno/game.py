@@ -106,6 +106,8 @@ class UnoGame(Game):
     title = "UNO"
     min_players = 2
     max_players = 10
+    #: Its own event types (``end`` and ``correction`` are the base class's).
+    event_types = frozenset(_KEYS) - {"end"}
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -178,18 +180,6 @@ class UnoGame(Game):
 
     # ------------------------------------------------------------------ public API
     @property
-    def status(self) -> str:
-        return self._status
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self._names
-
-    @property
-    def event_count(self) -> int:
-        return self._events
-
-    @property
     def turn(self) -> str | None:
         """Who must act next; ``None`` before the first deal, between hands and when
         over. While a caught player draws their two cards it still names the player
@@ -206,46 +196,29 @@ class UnoGame(Game):
         """A player's cards, in the order received."""
         return list(self._hands[self._idx[player]])
 
-    def placements(self) -> dict[str, int] | None:
-        if self._placements is None:
-            return None
-        return {self._names[p]: place for p, place in sorted(self._placements.items())}
-
-    def push(self, event: dict[str, Any]) -> None:
-        """Validate ``event`` and apply it; on error nothing changes (``InvalidEvent``
-        for a malformed event, ``IllegalMove`` for a broken rule)."""
-        if type(event) is not dict:
-            raise InvalidEvent("an event must be a JSON object")
-        kind = event.get("type")
-        if kind == "correction":  # after the end only: Game._apply_correction
-            self._placements = self._apply_correction(event)
-            self._events += 1
-            return
-        keys = _KEYS.get(kind) if type(kind) is str else None
+    def _apply(self, event: dict[str, Any]) -> None:
+        """Validate one of UNO's own events and apply it (``Game.push`` has checked its
+        type, takes ``end`` and ``correction`` and counts it); on error nothing
+        changes."""
+        kind = event["type"]
         if (
-            keys is None
-            or not event.keys() <= keys
+            not event.keys() <= _KEYS[kind]
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "hand"
         ):  # all but the common case (no call there: replay speed); refusals are there
-            kind = check_event_type(event, _KEYS, self._status, self.sheet, "hand")
-        if kind == "end":
-            self._on_end(event)
-            self._catchable = None
-        else:
-            caught = self._catch_draw
-            if caught is not None and not (
-                kind == "draw" and event.get("player") == self._names[caught]
-            ):
-                if kind == "catch":
-                    raise IllegalMove(f"{self._names[caught]} was already caught")
-                raise IllegalMove(
-                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
-                )
-            self._named = {}
-            self._catchable = _HANDLERS[kind](self, event)
-        self._events += 1
+            check_event_type(event, _KEYS, self._status, self.sheet, "hand")
+        caught = self._catch_draw
+        if caught is not None and not (
+            kind == "draw" and event.get("player") == self._names[caught]
+        ):
+            if kind == "catch":
+                raise IllegalMove(f"{self._names[caught]} was already caught")
+            raise IllegalMove(
+                f"{self._names[caught]} was caught without UNO and must draw two cards first"
+            )
+        self._named = {}
+        self._catchable = _HANDLERS[kind](self, event)
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
@@ -714,11 +687,12 @@ class UnoGame(Game):
         self._hand_no += 1
         self._record_hand(self._idx[winner], points)
 
-    def _on_end(self, event: dict[str, Any]) -> None:
-        """``end`` (:meth:`Game._check_end`); without placements the players are ranked
-        by their totals. A pending catch draw is dropped."""
-        self._end, places = self._check_end(event)
+    def _finish_by_end(self, places: dict[int, int] | None) -> None:
+        """After an ``end`` (:meth:`Game._apply_end`): without placements the players
+        are ranked by their totals. A pending catch draw is dropped, and nobody can be
+        caught any more."""
         self._catch_draw = None
+        self._catchable = None
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:
