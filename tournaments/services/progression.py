@@ -9,8 +9,8 @@ row in the transaction of its change, and raising means nothing was changed):
 * :func:`round_progress` -- the automatic step (tasks): when a round is complete, seat
   the next round or elimination stage, or finish the tournament. Idempotent;
 * :func:`round_refresh_status` -- finish a round whose tables are all done, and the
-  tournament after its final round (the recording choke point calls it after every
-  result change, in the transaction of the change);
+  tournament after its final round (:mod:`tournaments.effects` calls it for every
+  result change of one of its games, in the transaction of the change);
 * :func:`round_reseat`, :func:`round_time_up`, :func:`registration_no_show`,
   :func:`tournament_finish` -- organizer controls;
 * :func:`round_progress_from_outbox` (outbox topic :data:`ROUND_PROGRESS`) and
@@ -64,7 +64,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as game_services
 from games.errors import DomainError
 from games.models import Game, GameStatus, ResultSource
 from outbox.services import outbox_record
@@ -85,6 +84,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.permissions import SYSTEM, ensure_can_manage_tournament
+from tournaments.services import recording
 from tournaments.services.core import audit_write, table_size_limits
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ __all__ = [
     "tournament_start",
 ]
 
-#: Outbox topic recorded by the recording choke point when a round becomes complete;
+#: Outbox topic recorded when a result completes a round (:func:`round_refresh_status`);
 #: payload ``{"round_id": N}``, handled by :func:`round_progress_from_outbox`.
 ROUND_PROGRESS = "tournaments.round_progress"
 
@@ -353,7 +353,7 @@ def _seat_tables(
             % {"count": len(players), "n": shown[0], "min": min(shown), "max": max(shown)}
         ) from exc
     groups = [[by_id[pk] for pk in table] for table in tables]
-    games = game_services.game_create_batch(
+    games = recording.games_create(
         kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
     )
     made = Table.objects.bulk_create(
@@ -508,7 +508,7 @@ def round_refresh_status(*, round_id: int) -> Round:
     """Finish a round whose tables are all done (a result, or closed without one), and
     the tournament after its final round (the last Swiss round of a Swiss event, the
     final table of an elimination). Idempotent: nothing changes when there is nothing to
-    finish; called by the recording services after a result changes, in the
+    finish; called by :mod:`tournaments.effects` after a result changes, in the
     transaction of the change. Audit: ``round_finished``, ``finished``.
 
     A round it finishes, of a running tournament with automatic progression, also
@@ -621,8 +621,6 @@ def round_time_up(*, round: Round, user: Any) -> Round:
     (:class:`InvalidState`); all or nothing. Audit: ``time_up`` with the games ended and
     voided.
     """
-    from tournaments.services import recording
-
     ensure_can_manage_tournament(user=user, tournament=round.tournament)
     with transaction.atomic():
         tournament, rnd = _lock_round(round.pk)
@@ -668,8 +666,6 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
     in it, the game has an event or a result, or too few would be left for the game.
     Idempotent: marking again returns the same :class:`NoShow`. Audit: ``no_show``.
     """
-    from tournaments.services import recording
-
     tournament = registration.tournament
     ensure_can_manage_tournament(user=user, tournament=tournament)
     if round.tournament_id != tournament.pk:
@@ -713,7 +709,7 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
         if len(others) == 1:
             recording.game_record_bye(game=game, player=handles[0], user=SYSTEM)
         else:
-            game_services.game_set_players(game=game, players=handles, user=user)
+            recording.game_seat_players(game=game, players=handles, user=user)
         audit_write(
             tournament=tournament,
             user=user,
