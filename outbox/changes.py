@@ -127,14 +127,19 @@ class _Pending:
         self.plan, self.done = plan, False
 
     def flush(self) -> None:
+        if self.done:
+            return  # flushed by the callback of an earlier change of the transaction
         self.done = True
         if _Effects.flush is not None:
             _Effects.flush(self.plan)
 
 
 def _pending_of_transaction() -> tuple[_Pending, bool]:
-    """The plan of the current transaction (created, with its after-commit flush, on
-    its first change), and whether the caller is in a transaction at all."""
+    """The plan of the current transaction (created on its first change), and whether
+    the caller is in a transaction at all. Every change registers the plan's flush on
+    commit (the first to run flushes, the others find it done): a test capturing the
+    on-commit callbacks of one step (``captureOnCommitCallbacks``) sees that step's
+    consequences even when an earlier step of the same transaction made the plan."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         return _Pending(_Effects.new_plan()), False
@@ -146,6 +151,7 @@ def _pending_of_transaction() -> tuple[_Pending, bool]:
         and not pending.done
         and getattr(connection, "_changes_on_commit", None) is connection.run_on_commit
     ):
+        transaction.on_commit(pending.flush, robust=True)
         return pending, True
     pending = _Pending(_Effects.new_plan())
     transaction.on_commit(pending.flush, robust=True)
