@@ -631,7 +631,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
             if game.is_over or game.placements is not None:
                 continue
             if game.last_sequence == 0:
-                recording.game_record_void(game=game, user=SYSTEM)
+                recording.game_record_void(game=game, user=SYSTEM, within=True)
                 voided.append(game.pk)
             else:
                 recording.game_record_event(
@@ -639,6 +639,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
                     event={"type": "end", "reason": "time"},
                     expected_sequence=game.last_sequence + 1,
                     user=SYSTEM,
+                    within=True,
                 )
                 ended.append(game.pk)
         audit_write(
@@ -707,7 +708,7 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
         Registration.objects.filter(pk=registration.pk).update(checked_in=False)
         handles = [o.player.handle for o in others]
         if len(others) == 1:
-            recording.game_record_bye(game=game, player=handles[0], user=SYSTEM)
+            recording.game_record_bye(game=game, player=handles[0], user=SYSTEM, within=True)
         else:
             recording.game_seat_players(game=game, players=handles, user=user)
         audit_write(

@@ -108,12 +108,19 @@ def _write(
     events: Iterable[Any],
     write: Callable[[Game], RecordOutcome],
     shown: bool = False,
+    within: bool = True,
 ) -> RecordOutcome:
     """The choke point: ``write`` and what must follow it, in one transaction, for a
     user whose recording role is already checked.
 
     Events the game's kind calls a referee's matter need a referee or an organizer,
     however they arrive (one event or a whole log).
+
+    The entry points take ``within``. ``False`` (their default: views, the API and tasks
+    call them so): the write is a top-level action, in a durable transaction (nothing
+    may wrap it, so what follows it is published when it commits, Zulip's
+    ``durable=True``). ``True``: part of the caller's transaction (a service composing
+    this one, such as time up, a no-show or a ruling).
     """
     events = events if isinstance(events, list) else list(events)
     if _needs_referee(kind=game.kind, events=events) and not user_can_referee_game(
@@ -121,7 +128,7 @@ def _write(
     ):
         raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
-    with transaction.atomic():
+    with transaction.atomic(durable=not within):
         before = _result_before(game) if corrects else None
         outcome = write(game)
         if before is not None and outcome.events_added:
@@ -218,6 +225,7 @@ def game_record_event(
     expected_sequence: Any,
     user: Any,
     idempotency_key: str | None = None,
+    within: bool = False,
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules).
 
@@ -238,6 +246,7 @@ def game_record_event(
             user=user,
             idempotency_key=idempotency_key,
         ),
+        within=within,
     )
     if not outcome.result_changed:  # the table did not change (its round may have)
         remember_table(game=outcome.game, table=table_for_game(game=game))
@@ -245,7 +254,11 @@ def game_record_event(
 
 
 def game_record_log(
-    *, game: Game | int | str, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
+    *,
+    game: Game | int | str,
+    log: str | bytes | Iterable[Mapping[str, Any]],
+    user: Any,
+    within: bool = False,
 ) -> RecordOutcome:
     """Attach a whole log (see :func:`games.services.game_attach_log`)."""
     game = _recordable(game=game, user=user)  # before parsing: strangers learn nothing
@@ -255,16 +268,20 @@ def game_record_log(
         user=user,
         events=events,
         write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
+        within=within,
     )
 
 
-def game_record_placements(*, game: Game | int | str, placements: Any, user: Any) -> RecordOutcome:
+def game_record_placements(
+    *, game: Game | int | str, placements: Any, user: Any, within: bool = False
+) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`)."""
     return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[],
         write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
+        within=within,
     )
 
 
@@ -278,7 +295,7 @@ def _adjudicable(*, game: Game | int | str, user: Any) -> Game:
     return game
 
 
-def game_record_void(*, game: Game | int | str, user: Any) -> RecordOutcome:
+def game_record_void(*, game: Game | int | str, user: Any, within: bool = False) -> RecordOutcome:
     """Close a game that has no event and no result without a result (status ``void``:
     no points, not rated; :func:`games.services.game_void` has the rules), through the
     choke point, so its round finishes (and progresses) like after any result. Used
@@ -288,10 +305,13 @@ def game_record_void(*, game: Game | int | str, user: Any) -> RecordOutcome:
         user=user,
         events=[],
         write=lambda g: game_services.game_void(game=g, user=user),
+        within=within,
     )
 
 
-def game_record_bye(*, game: Game | int | str, player: str, user: Any) -> RecordOutcome:
+def game_record_bye(
+    *, game: Game | int | str, player: str, user: Any, within: bool = False
+) -> RecordOutcome:
     """Give ``player`` a bye: the game (no event, no result) is closed with ``player``
     alone in first place, not rated (:func:`games.services.game_award_bye`), through the
     choke point. Used when the other players of a table did not show up. Organizers
@@ -301,6 +321,7 @@ def game_record_bye(*, game: Game | int | str, player: str, user: Any) -> Record
         user=user,
         events=[],
         write=lambda g: game_services.game_award_bye(game=g, player=player, user=user),
+        within=within,
     )
 
 
@@ -354,7 +375,7 @@ def friendly_game_create(
         handles = start_event.get("players") if isinstance(start_event, Mapping) else None
     else:
         handles = list(placements) if isinstance(placements, Mapping) else None
-    with transaction.atomic():
+    with transaction.atomic(durable=True):  # a top-level action
         _check_known(handles, create_missing=create_players)
         game = game_services.game_create(kind=kind, user=user)
         if log is not None:
