@@ -85,8 +85,8 @@ def test_anonymous_visitors_share_one_render_without_token_or_cookie(client, eve
 
 @pytest.mark.django_db(transaction=True)
 def test_a_recorded_result_shows_on_the_next_request():
-    """Committed for real: the version moves on when the result is written and again
-    once it commits; the next request renders the page afresh."""
+    """Committed for real: the version moves on once the result commits (not before:
+    a page rendered meanwhile cannot show it); the next request renders afresh."""
     tournament = TournamentFactory(status="running")
     players = [PlayerFactory(handle=h) for h in ("ann", "bob", "cy", "di")]
     for player in players:
@@ -102,14 +102,16 @@ def test_a_recorded_result_shows_on_the_next_request():
     before = _get(client, page)[0].content.decode()
     assert 'class="place place-1"' not in before
 
-    with transaction.atomic():
+    before_version = page_version()
+    with transaction.atomic():  # the caller's transaction: what follows waits for it
         game_record_placements(
             game=game.game_id,
             placements={"bob": 1, "ann": 2, "cy": 3, "di": 4},
             user=SYSTEM,
+            within=True,
         )
-        during = page_version()
-    assert page_version() > during  # moved on again after commit
+        assert page_version() == before_version
+    assert page_version() > before_version  # moved on after commit
 
     response, queries = _get(client, page)
     assert not _hit(response) and queries > 0
