@@ -7,3 +7,8 @@ class OutboxConfig(AppConfig):
 
     name = "outbox"
     verbose_name = _("Outbox")
+
+    def ready(self) -> None:
+        # The delivery task is registered in every process that publishes (the web
+        # processes too): outbox.services finds it by its name.
+        from outbox import tasks  # noqa: F401

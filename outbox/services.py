@@ -24,6 +24,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -39,6 +40,10 @@ SWEEP_AFTER = timedelta(seconds=60)
 KEEP_DONE = timedelta(days=7)
 
 
+#: The Celery task that delivers a message (``outbox.tasks.deliver``).
+DELIVER_TASK = "outbox.deliver"
+
+
 def outbox_record(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
     """Store a message in the current transaction; publish it after commit.
 
@@ -52,10 +57,11 @@ def outbox_record(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
 
 
 def outbox_publish(*, message_id: int) -> None:
-    """Send a message to the delivery task (after commit). Never raises."""
-    from outbox.tasks import deliver
-
+    """Send a message to the delivery task (after commit). Never raises. The task is
+    found by its name (:data:`DELIVER_TASK`, registered by :mod:`outbox.tasks`, which
+    imports this module), so that the two modules do not import each other."""
     try:
+        deliver = current_app.tasks[DELIVER_TASK]
         OutboxMessage.objects.filter(pk=message_id).update(published_at=timezone.now())
         # No publish retries: with the broker down the request goes on at once, and the
         # sweep publishes the message again later.

@@ -22,7 +22,7 @@ DELIVER_MAX_RETRIES = 5
 
 
 @shared_task(
-    name="outbox.deliver",
+    name=services.DELIVER_TASK,
     acks_late=True,
     ignore_result=True,
     autoretry_for=(DatabaseError,),

@@ -35,9 +35,9 @@ from django.utils import timezone
 
 from games.kinds import game_kinds
 from games.models import Game, ResultSource
+from outbox.changes import RatingsChanged, change_recorded
 from ratings.elo import FRIENDLY_K, Computation, RatedGame, compute_ratings
 from ratings.models import Rating, RatingChange, RatingPool
-from tock_site.page_cache import pages_changed
 
 BATCH = 5000
 
@@ -234,6 +234,7 @@ def ratings_update_for_game(*, game_id: int) -> str:
                 rating.value = result.ratings[p]
                 rating.games += 1
                 rating.save(update_fields=["value", "games", "updated_at"])
+        change_recorded(RatingsChanged(kind=kind))
     return "incremental"
 
 
@@ -242,5 +243,5 @@ def _recompute_locked(kind: str) -> int:
     games = list(rated_games(kind=kind))
     _write_all(kind, compute_ratings(games))
     RatingPool.objects.filter(kind=kind).update(recomputed_at=timezone.now())
-    pages_changed()  # bulk writes send no signal: the cached player pages are stale
+    change_recorded(RatingsChanged(kind=kind))
     return len(games)

@@ -12,29 +12,16 @@ The version
 -----------
 One number for the whole site (:data:`VERSION_KEY`), stored in every entry: an entry
 of another version is never served (one round trip reads both, ``get_many``).
-:func:`pages_changed` moves it on, at once and again after the current transaction
-commits (at once, so that a later read in the same transaction, and tests, see the
-change; after commit, so that a visitor who rendered the old state between the two,
-before the commit was visible, does not keep it). It is called
+:func:`pages_changed` moves it on. Only :mod:`tournaments.effects` calls it, once per
+transaction after commit, for every recorded change a cached page shows (results, a
+game starting, seating, registrations, rulings, players hidden or erased, leagues,
+ratings): see the table there. A visitor who rendered the old state before the commit
+stored it under the old version, which the move after commit makes stale. Event rows of
+a game in progress and the outbox are not shown on cached pages.
 
-* by the same on-commit choke points that drive the live pages: every audited step of
-  a tournament (``audit_write``: seating, registrations, drops, rounds, settings) and
-  every changed result (the recording choke point), and when a player hides, shows
-  again or is erased (privacy never waits);
-* by the database itself, as it were: every statement that writes a table of the
-  ``tournaments`` or ``ratings`` app (``INSERT``, ``UPDATE``, ``DELETE``, whatever
-  issues it: a model's save, ``QuerySet.update()``, a bulk insert, a cascade, the
-  admin, raw SQL through Django's cursor) moves the version on (an execute wrapper
-  on every connection, :func:`connect_signals`);
-* on the save of a game (``post_save``), unless the game is in progress past its
-  first event: the cached pages show a game's status and result, not its events, and
-  the live-append path saves the game on every event (its result changes go through
-  the choke point above). Event rows and the outbox are not watched;
-* by the rating services after a full recompute, whose ``COPY`` passes no wrapper.
-
-What none of these sees (a game edited in the admin while in progress, SQL run outside
-Django) shows after at most :data:`settings.PAGE_CACHE_SECONDS` (60 by default), the
-life of an entry. ``PAGE_CACHE_SECONDS=0`` turns the page cache off.
+What none of these sees (SQL run outside the services and the admin) shows after at
+most :data:`settings.PAGE_CACHE_SECONDS` (60 by default), the life of an entry.
+``PAGE_CACHE_SECONDS=0`` turns the page cache off.
 
 Who gets a cached page
 ----------------------
@@ -70,13 +57,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
-from django.db import transaction
-from django.db.backends.signals import connection_created
-from django.db.models.signals import post_save
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
@@ -97,12 +80,6 @@ LOCK_SECONDS = 10
 WAIT_SECONDS = 2.0
 #: Response header that marks an answer served from the page cache.
 HIT_HEADER = "X-Page-Cache"
-
-#: Tables whose writes make every cached page stale (prefixes of quoted table names).
-WATCHED_TABLES = ('"tournaments_', '"ratings_')
-#: Statements that write.
-WRITE_VERBS = ("INSERT", "UPDATE", "DELETE")
-
 
 # --------------------------------------------------------------------------- the version
 
@@ -159,79 +136,11 @@ def _bump() -> None:
         _Health.failed("moving the version on")
 
 
-def _bump_after_commit() -> None:
-    _bump()
-
-
-class _Stored:
-    """How many pages this process has stored: a page stored since the last move of the
-    version may show a transaction's uncommitted state (rendered on its connection)."""
-
-    count = 0
-
-
 def pages_changed() -> None:
-    """Every cached page is stale: moves the page version on now and again once the
-    current transaction commits (the latter once per transaction, however often it is
-    called).
-
-    Within a transaction the move "now" is made again only when this process stored a
-    page since the last one: a transaction that writes 400 rows (a CSV of players, each
-    row a watched statement) costs two moves, not 400 round trips to the cache. A page
-    stored by another connection meanwhile cannot show this transaction's uncommitted
-    rows, and the move after commit makes it stale anyway."""
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        _bump()  # autocommit: what changed is committed already
-        return
-    # Django starts a new list of on-commit callbacks with every transaction (and after
-    # a savepoint's rollback): registered once per list, found without scanning it.
-    if getattr(connection, "_pages_on_commit", None) is connection.run_on_commit:
-        if connection._pages_stored_at == _Stored.count:
-            return  # moved on in this transaction, and nothing stored since
-        _bump()
-        connection._pages_stored_at = _Stored.count
-        return
+    """Every cached page is stale: moves the page version on. Called after commit by
+    :func:`tournaments.effects.flush` (never inside a transaction: a page rendered
+    meanwhile could show uncommitted rows under the new version)."""
     _bump()
-    transaction.on_commit(_bump_after_commit)
-    connection._pages_on_commit = connection.run_on_commit
-    connection._pages_stored_at = _Stored.count
-
-
-def _on_game_save(sender: Any, instance: Any, **kwargs: Any) -> None:
-    if instance.status == "in_progress" and instance.last_sequence > 1:
-        return  # one more event of a game in progress: nothing a cached page shows
-    pages_changed()
-
-
-def _watch_writes(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any):
-    """Execute wrapper: a statement writing a watched table moves the version on."""
-    result = execute(sql, params, many, context)
-    if (
-        isinstance(sql, str)
-        and sql[:6] in WRITE_VERBS
-        and any(table in sql[:80] for table in WATCHED_TABLES)
-    ):
-        pages_changed()
-    return result
-
-
-def _install_watch(sender: Any, connection: Any, **kwargs: Any) -> None:
-    if _watch_writes not in connection.execute_wrappers:
-        connection.execute_wrappers.append(_watch_writes)
-
-
-def connect_signals() -> None:
-    """Watch the writes (every new connection gets :func:`_watch_writes`) and the saves
-    of games. Called by ``TournamentsConfig.ready``; idempotent."""
-    from django.db import connections
-
-    connection_created.connect(_install_watch, dispatch_uid="pages:watch-writes")
-    for connection in connections.all(initialized_only=True):
-        _install_watch(sender=None, connection=connection)
-    post_save.connect(
-        _on_game_save, sender=apps.get_model("games.Game"), dispatch_uid="pages:game-save"
-    )
 
 
 # --------------------------------------------------------------------------- the views
@@ -348,7 +257,6 @@ class PageCacheMiddleware:
             # The version read before rendering: if a change came meanwhile, the entry
             # is already stale and the next visitor renders afresh.
             entry = (version, response.content, response.charset, headers)
-            _Stored.count += 1  # before the write: a failed write may still have landed
             cache.set(key, entry, settings.PAGE_CACHE_SECONDS)
         except Exception:
             _Health.failed(f"storing {request.path}")
@@ -423,7 +331,6 @@ class PageCacheMiddleware:
 
 __all__ = [
     "PageCacheMiddleware",
-    "connect_signals",
     "page_cached",
     "page_version",
     "pages_changed",

@@ -1,7 +1,23 @@
-"""Admin for tournaments (ratings are in :mod:`ratings.admin`)."""
+"""Admin for tournaments (ratings are in :mod:`ratings.admin`).
+
+Admin edits bypass the services, so every editable admin here says what it changed
+(:class:`SaysWhatChanged`): the same typed change a service records, so the cached
+pages and the live pages follow an admin's edit as they follow the services'.
+"""
+
+from collections.abc import Iterable
+from typing import Any
 
 from django.contrib import admin
+from django.db import transaction
 
+from outbox.changes import (
+    Change,
+    LeagueChanged,
+    PlayerChanged,
+    TournamentChanged,
+    change_recorded,
+)
 from tournaments.models import (
     League,
     NoShow,
@@ -17,19 +33,63 @@ from tournaments.models import (
 )
 
 
+class SaysWhatChanged(admin.ModelAdmin):
+    """A model admin whose saves and deletions record :meth:`changes_of` each object
+    (in the admin's transaction: what follows waits for its commit)."""
+
+    def changes_of(self, obj: Any) -> Iterable[Change]:
+        tournament_id = getattr(obj, "tournament_id", None)
+        if tournament_id is None and hasattr(obj, "round"):
+            tournament_id = obj.round.tournament_id
+        if tournament_id is None and hasattr(obj, "table"):
+            tournament_id = obj.table.round.tournament_id
+        return [TournamentChanged(tournament_id=tournament_id, action="admin_edit")]
+
+    def _record(self, objs: Iterable[Any]) -> None:
+        for obj in objs:
+            for change in self.changes_of(obj):
+                change_recorded(change)
+
+    def save_model(self, request, obj, form, change) -> None:  # noqa: ANN001
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            self._record([obj])
+
+    def save_related(self, request, form, formsets, change) -> None:  # noqa: ANN001
+        with transaction.atomic():
+            super().save_related(request, form, formsets, change)
+            self._record([form.instance])
+
+    def delete_model(self, request, obj) -> None:  # noqa: ANN001
+        with transaction.atomic():
+            self._record([obj])
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset) -> None:  # noqa: ANN001
+        with transaction.atomic():
+            self._record(list(queryset))
+            super().delete_queryset(request, queryset)
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(SaysWhatChanged):
     list_display = ("handle", "display_name", "user")
     search_fields = ("handle", "display_name")
     raw_id_fields = ("user",)
 
+    def changes_of(self, obj: Player) -> Iterable[Change]:
+        return [PlayerChanged(player_id=obj.pk)]
+
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(SaysWhatChanged):
     list_display = ("name", "slug", "kind", "k_factor", "rate_unverified", "is_public")
     list_filter = ("kind",)
     search_fields = ("name", "slug")
     filter_horizontal = ("organizers",)
+
+    def changes_of(self, obj: League) -> Iterable[Change]:
+        return [LeagueChanged(league_id=obj.pk)]
 
 
 class TournamentRoleInline(admin.TabularInline):
@@ -45,7 +105,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(SaysWhatChanged):
     list_display = (
         "name",
         "league",
@@ -59,23 +119,26 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug")
     inlines = [TournamentRoleInline, RegistrationInline]
 
+    def changes_of(self, obj: Tournament) -> Iterable[Change]:
+        return [TournamentChanged(tournament_id=obj.pk, action="admin_edit")]
+
 
 @admin.register(TournamentRole)
-class TournamentRoleAdmin(admin.ModelAdmin):
+class TournamentRoleAdmin(SaysWhatChanged):
     list_display = ("tournament", "user", "role")
     list_filter = ("role",)
     raw_id_fields = ("user", "tournament")
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(SaysWhatChanged):
     list_display = ("tournament", "player", "checked_in", "dropped")
     list_filter = ("checked_in", "dropped")
     raw_id_fields = ("player", "tournament")
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(SaysWhatChanged):
     list_display = ("tournament", "number", "status")
     list_filter = ("status",)
 
@@ -87,20 +150,20 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(SaysWhatChanged):
     list_display = ("round", "number", "game")
     raw_id_fields = ("game", "round")
     inlines = [SeatInline]
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(SaysWhatChanged):
     list_display = ("table", "position", "player")
     raw_id_fields = ("table", "player")
 
 
 @admin.register(NoShow)
-class NoShowAdmin(admin.ModelAdmin):
+class NoShowAdmin(SaysWhatChanged):
     list_display = ("round", "table", "player", "created_at")
     raw_id_fields = ("round", "table", "player")
 

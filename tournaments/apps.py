@@ -10,11 +10,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from outbox.handlers import register
-        from tock_site.page_cache import connect_signals
+        from tournaments import effects
         from tournaments.services.progression import ROUND_PROGRESS
 
-        # Written players, tournaments, results... make the cached public pages stale.
-        connect_signals()
+        # One module decides what follows every recorded change (caches, outbox, live).
+        effects.install()
 
-        # Recorded by the recording choke point when a round becomes complete.
+        # Recorded when a result completes a round (tournaments.effects).
         register(ROUND_PROGRESS, "tournaments.services.progression.round_progress_from_outbox")

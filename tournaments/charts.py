@@ -164,6 +164,7 @@ def _date_ticks(points: list[ChartPoint]) -> list[Tick]:
     if len(firsts) > MAX_DATE_TICKS:
         stride = (len(firsts) - 1) / (MAX_DATE_TICKS - 1)
         firsts = [firsts[round(i * stride)] for i in range(MAX_DATE_TICKS)]
+
     def anchor(x: float) -> str:
         if x > WIDTH - RIGHT - 36:
             return "end"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import call_command
+from django.test import TestCase
 from rest_framework.test import APIClient
 
 import games.engine as engine
@@ -23,7 +24,10 @@ def _leaks(text: str) -> bool:
 
 
 def _hide(world) -> None:
-    player_set_hidden(player=world.maria, hidden=True, user=world.maria_user)
+    """Maria hides, committed as far as the test's transaction lets (what follows a
+    change, such as the cached pages moving on, runs on commit)."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        player_set_hidden(player=world.maria, hidden=True, user=world.maria_user)
 
 
 def _client(user=None) -> APIClient:

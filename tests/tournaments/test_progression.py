@@ -431,7 +431,7 @@ def test_void_and_bye_are_public_role_checked_services(db, staff, tournament):
 
 
 def test_seating_a_round_computes_the_standings_once(db, monkeypatch):
-    import tournaments.selectors as selectors_module
+    import tournaments.services.draw as selectors_module  # where the seating reads them
 
     calls = []
     real = selectors_module.tournament_standings

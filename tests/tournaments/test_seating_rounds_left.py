@@ -7,7 +7,7 @@ from tests.tournaments.factories import PlayerFactory, RegistrationFactory, Tour
 from tournaments import services
 from tournaments.models import Round, Stage
 from tournaments.permissions import SYSTEM
-from tournaments.services.progression import _rounds_left
+from tournaments.services.draw import rounds_left as _rounds_left
 
 
 def _play(rnd):

@@ -85,8 +85,8 @@ def test_anonymous_visitors_share_one_render_without_token_or_cookie(client, eve
 
 @pytest.mark.django_db(transaction=True)
 def test_a_recorded_result_shows_on_the_next_request():
-    """Committed for real: the version moves on when the result is written and again
-    once it commits; the next request renders the page afresh."""
+    """Committed for real: the version moves on once the result commits (not before:
+    a page rendered meanwhile cannot show it); the next request renders afresh."""
     tournament = TournamentFactory(status="running")
     players = [PlayerFactory(handle=h) for h in ("ann", "bob", "cy", "di")]
     for player in players:
@@ -102,14 +102,16 @@ def test_a_recorded_result_shows_on_the_next_request():
     before = _get(client, page)[0].content.decode()
     assert 'class="place place-1"' not in before
 
-    with transaction.atomic():
+    before_version = page_version()
+    with transaction.atomic():  # the caller's transaction: what follows waits for it
         game_record_placements(
             game=game.game_id,
             placements={"bob": 1, "ann": 2, "cy": 3, "di": 4},
             user=SYSTEM,
+            within=True,
         )
-        during = page_version()
-    assert page_version() > during  # moved on again after commit
+        assert page_version() == before_version
+    assert page_version() > before_version  # moved on after commit
 
     response, queries = _get(client, page)
     assert not _hit(response) and queries > 0
@@ -188,19 +190,42 @@ def test_searches_other_parameters_or_values_and_message_or_session_cookies_rend
         assert not _hit(_get(visitor, page)[0]), cookie
 
 
-def test_a_player_who_hides_leaves_the_cached_pages(client, event):
+def test_a_player_who_hides_leaves_the_cached_pages(
+    client, event, django_capture_on_commit_callbacks
+):
     page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
     player_page = reverse("tournaments:player-detail", args=["ann"])
     _get(client, page)
     _get(client, player_page)
     assert "Name ann" in _get(client, page)[0].content.decode()
     admin = UserFactory(username="root", is_superuser=True, is_staff=True)
-    player_set_hidden(player="ann", hidden=True, user=admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        player_set_hidden(player="ann", hidden=True, user=admin)
     assert "Name ann" not in _get(client, page)[0].content.decode()
     assert client.get(player_page).status_code == 404
-    # A change that bypasses the services (an admin's bulk update) is seen too.
-    Player.objects.filter(handle="bob").update(display_name="Robert")
+    # An edit in the admin (which bypasses the services) says what it changed too.
+    bob = Player.objects.get(handle="bob")
+    staff = Client()
+    staff.force_login(admin)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = staff.post(
+            reverse("admin:tournaments_player_change", args=[bob.pk]),
+            {"handle": "bob", "display_name": "Robert", "user": ""},
+        )
+    assert response.status_code == 302, response.content.decode()[:2000]
     assert "Robert" in _get(client, page)[0].content.decode()
+
+
+def test_what_follows_a_change_waits_for_the_commit(client, event):
+    """Caches move on only once the change is committed: a page rendered before the
+    commit (it cannot see the change) is dropped by the move after it."""
+    page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
+    _get(client, page)
+    version = page_version()
+    game_record_placements(
+        game=event["game"], placements={"bob": 1, "ann": 2, "cy": 3, "di": 4}, user=SYSTEM
+    )
+    assert page_version() == version  # the test's transaction has not committed
 
 
 def test_the_page_cache_can_be_turned_off(client, event, settings):
@@ -211,21 +236,25 @@ def test_the_page_cache_can_be_turned_off(client, event, settings):
     assert not _hit(response) and queries > 0
 
 
-def test_live_events_leave_the_cached_pages_alone_until_something_shown_changes(client, event):
+def test_live_events_leave_the_cached_pages_alone_until_something_shown_changes(
+    client, event, django_capture_on_commit_callbacks
+):
     """A game's first event changes its status on the tournament page; the next events
     of a game in progress show nowhere cached, so a busy venue keeps its cached pages."""
     page = reverse("tournaments:tournament-detail", args=[event["tournament"].pk])
     log = engine.simulate(game="tock", players=["ann", "bob", "cy", "di"], seed=5)
     _get(client, page)
     assert "status-in_progress" not in _get(client, page)[0].content.decode()
-    game_record_event(game=event["game"], event=log[0], expected_sequence=1, user=SYSTEM)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_record_event(game=event["game"], event=log[0], expected_sequence=1, user=SYSTEM)
     response, _ = _get(client, page)
     assert not _hit(response) and "status-in_progress" in response.content.decode()
     version = page_version()
     for sequence in range(2, 6):
-        game_record_event(
-            game=event["game"], event=log[sequence - 1], expected_sequence=sequence, user=SYSTEM
-        )
+        with django_capture_on_commit_callbacks(execute=True):
+            game_record_event(
+                game=event["game"], event=log[sequence - 1], expected_sequence=sequence, user=SYSTEM
+            )
     assert page_version() == version
     assert _hit(_get(client, page)[0])
 

@@ -17,7 +17,12 @@ from tests.web.test_pages import MAX_QUERIES, SIGNED_IN_EXTRA
 from tournaments.charts import rating_chart
 from tournaments.models import Player, Tournament
 from tournaments.permissions import SYSTEM
-from tournaments.services import game_record_event, game_record_log, game_record_placements
+from tournaments.services import (
+    game_record_event,
+    game_record_log,
+    game_record_placements,
+    player_set_hidden,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +146,9 @@ def test_chart_scales_and_labels():
     assert rating_chart([]) is None
 
 
-def test_every_role_sees_the_page_with_bounded_queries(client, demo, django_assert_max_num_queries):
+def test_every_role_sees_the_page_with_bounded_queries(
+    client, demo, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
     ada_user = UserFactory(username="ada-user")
     Player.objects.filter(handle="ada").update(user=ada_user)
     for user in (None, ada_user, UserFactory(username="demo")):
@@ -153,7 +160,8 @@ def test_every_role_sees_the_page_with_bounded_queries(client, demo, django_asse
         with django_assert_max_num_queries(limit):
             _player_page(client)
     # A hidden player's page is not found for the public, shown to herself.
-    Player.objects.filter(handle="ada").update(hidden=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        player_set_hidden(player="ada", hidden=True, user=ada_user)
     client.logout()
     assert client.get(reverse("tournaments:player-detail", args=["ada"])).status_code == 404
     client.force_login(ada_user)

@@ -4,13 +4,11 @@ Computing the standings reads every game of every round (1,000 players and 5 rou
 about 100 ms); the public tournament page and the API standings ask for them on every
 visit and every live refresh. :func:`tournament_standings_cached` keeps the computed
 rows (before masking) in Django's cache under a per-tournament version;
-:func:`standings_invalidate` moves the version on, and is called by the two places
-every change of a tournament goes through: ``audit_write`` (every audited step: seating,
-registrations, drops, no-shows, settings) and the recording choke point when a game's
-result changes (``tournaments/services/recording.py``). It is called at once and again
-after commit: at once so that a later read of the same transaction (and tests, whose
-transactions never commit) sees the change; after commit so that a reader who cached
-the old rows between the two (before the commit was visible) does not keep them.
+:func:`standings_invalidate` moves the version on; only :mod:`tournaments.effects`
+calls it, once per transaction after commit, for every change of the tournament
+(every audited step, and every result of one of its games). A reader who cached the
+old rows before the commit stored them under the old version, which the move makes
+stale.
 
 A cache that cannot be reached is skipped (logged): the rows are computed.
 
@@ -29,7 +27,6 @@ import logging
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
 
 from tournaments.models import Player, Tournament
 from tournaments.selectors.standings import StandingRow, standings_mask, standings_unmasked
@@ -63,9 +60,8 @@ def _bump(tournament_id: int) -> None:
 
 
 def standings_invalidate(*, tournament_id: int) -> None:
-    """Forget the cached standings of a tournament, now and again after commit."""
+    """Forget the cached standings of a tournament (after commit, by the effects)."""
     _bump(tournament_id)
-    transaction.on_commit(lambda: _bump(tournament_id))
 
 
 def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:

@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games.kinds import player_count_range, reserved_names
-from outbox.live import live_send_on_commit, tournament_group
-from tock_site.page_cache import pages_changed
+from outbox.changes import LeagueChanged, PlayerChanged, TournamentChanged, change_recorded
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -41,7 +40,6 @@ from tournaments.permissions import (
     user_is_signed_in,
     user_is_superuser,
 )
-from tournaments.selectors.standings_cache import standings_invalidate
 
 
 def table_size_limits(*, kind: str) -> tuple[int, int]:
@@ -125,44 +123,16 @@ def validate_progression_settings(
         raise InvalidConfiguration(_("Unknown seeding %(seeding)r.") % {"seeding": seeding})
 
 
-#: What each audited step changes on the tournament's pages (live notifications; see
-#: the "Live updates" section of docs/api.md). Steps not listed change nothing shown.
-LIVE_CHANGES: dict[str, list[str]] = {
-    "round_seated": ["seating", "rounds"],
-    "round_reseated": ["seating", "rounds"],
-    "round_finished": ["rounds"],
-    "started": ["status", "rounds"],
-    "finished": ["status"],
-    "time_up": ["clock", "rounds"],
-    "no_show": ["seating"],
-    "registered": ["registrations"],
-    "checked_in": ["registrations"],
-    "checked_out": ["registrations"],
-    "dropped": ["registrations"],
-    "reinstated": ["registrations"],
-    "settings_changed": ["status"],
-}
-
-
 def audit_write(
     *, tournament: Tournament, user: Any, action: str, round: Any = None, **details: Any
 ) -> TournamentAudit:
     """Append one row to the tournament's audit log. ``user`` is the actor (a signed-in
     user is stored; SYSTEM, tasks and anonymous callers are stored as empty = system).
 
-    Every step of an event is audited here, so this is also where the tournament's live
-    pages hear of it: after commit, a ``tournament.changed`` notification naming what
-    changed (:data:`LIVE_CHANGES`)."""
-    # Any audited step may change the standings (registrations, drops, seating...) and
-    # what the cached public pages show.
-    standings_invalidate(tournament_id=tournament.pk)
-    pages_changed()
-    changed = LIVE_CHANGES.get(action)
-    if changed:
-        live_send_on_commit(
-            groups=[tournament_group(tournament.pk)],
-            message={"type": "tournament.changed", "tournament": tournament.pk, "changed": changed},
-        )
+    Every step of an event is audited here, so this is also where the step is recorded
+    as a change (:class:`~outbox.changes.TournamentChanged`): what follows it (standings,
+    cached pages, the live pages) is :mod:`tournaments.effects`' to decide."""
+    change_recorded(TournamentChanged(tournament_id=tournament.pk, action=action))
     return TournamentAudit.objects.create(
         tournament=tournament,
         round=round,
@@ -188,9 +158,11 @@ def player_create(
         )
     try:
         with transaction.atomic():
-            return Player.objects.create(
+            player = Player.objects.create(
                 handle=handle, display_name=display_name or handle, user=linked_user
             )
+            change_recorded(PlayerChanged(player_id=player.pk))
+            return player
     except IntegrityError as exc:
         raise InvalidConfiguration(
             _("The handle %(handle)r is already taken.") % {"handle": handle}
@@ -230,6 +202,7 @@ def league_create(
             is_public=is_public,
         )
         league.organizers.set(list(organizers))
+        change_recorded(LeagueChanged(league_id=league.pk))
     return league
 
 
@@ -514,6 +487,9 @@ def registration_upsert(
         reg.dropped = False
         reg.checked_in = reg.checked_in or checked_in
         reg.save(update_fields=["dropped", "checked_in"])
+    elif not created:
+        return reg
+    change_recorded(TournamentChanged(tournament_id=tournament.pk, action="registered"))
     return reg
 
 

@@ -26,8 +26,7 @@ from django.utils.translation import gettext as _
 
 from games.kinds import reserved_names
 from games.models import Game, GameEvent
-from games.services import game_rename_player
-from tock_site.page_cache import pages_changed
+from outbox.changes import PlayerChanged, change_recorded
 from tournaments.errors import InvalidState, NotFound
 from tournaments.models import Player, Seat
 from tournaments.permissions import (
@@ -36,6 +35,7 @@ from tournaments.permissions import (
     ensure_signed_in,
     user_is_signed_in,
 )
+from tournaments.services.recording import game_rename
 
 logger = logging.getLogger("tournaments.privacy")
 
@@ -71,7 +71,7 @@ def player_set_hidden(*, player: Player | int | str, hidden: bool, user: Any) ->
         if player.hidden != bool(hidden):
             player.hidden = bool(hidden)
             player.save(update_fields=["hidden"])
-            pages_changed()  # privacy: no cached page keeps showing (or hiding) them
+            change_recorded(PlayerChanged(player_id=player.pk))  # privacy: pages follow
             logger.info(
                 "player %s %s by user %s",
                 player.pk,
@@ -168,12 +168,12 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
         texts = [t for t in {old_name, old_handle} if t]
         game_ids = _games_of(player)
         for game_id in game_ids:
-            game_rename_player(game=game_id, old=old_handle, new=new, texts=[old_name])
+            game_rename(game=game_id, old=old_handle, new=new, texts=[old_name])
         player.handle = new
         player.display_name = new
         player.user = None
         player.save(update_fields=["handle", "display_name", "user"])
-        pages_changed()  # privacy: no cached page keeps the old names
+        change_recorded(PlayerChanged(player_id=player.pk))  # privacy: pages follow
         admin_rows = _scrub_admin_log(old_texts=sorted(texts, key=len, reverse=True), new=new)
         logger.warning(
             "player %s erased as %s by user %s: %d games rewritten, %d admin log entries",

@@ -9,8 +9,8 @@ row in the transaction of its change, and raising means nothing was changed):
 * :func:`round_progress` -- the automatic step (tasks): when a round is complete, seat
   the next round or elimination stage, or finish the tournament. Idempotent;
 * :func:`round_refresh_status` -- finish a round whose tables are all done, and the
-  tournament after its final round (the recording choke point calls it after every
-  result change, in the transaction of the change);
+  tournament after its final round (:mod:`tournaments.effects` calls it for every
+  result change of one of its games, in the transaction of the change);
 * :func:`round_reseat`, :func:`round_time_up`, :func:`registration_no_show`,
   :func:`tournament_finish` -- organizer controls;
 * :func:`round_progress_from_outbox` (outbox topic :data:`ROUND_PROGRESS`) and
@@ -56,19 +56,15 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import random
-from collections import defaultdict
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import services as game_services
 from games.errors import DomainError
-from games.models import Game, GameStatus, ResultSource
+from games.models import Game, ResultSource
 from outbox.services import outbox_record
-from tournaments import seating
 from tournaments.errors import InvalidState
 from tournaments.models import (
     NoShow,
@@ -77,15 +73,23 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Seat,
-    Seeding,
     Stage,
     Table,
     Tournament,
-    TournamentFormat,
     TournamentStatus,
 )
 from tournaments.permissions import SYSTEM, ensure_can_manage_tournament
-from tournaments.services.core import audit_write, table_size_limits
+from tournaments.services import recording
+from tournaments.services.core import audit_write
+from tournaments.services.draw import (
+    Standings,
+    active_players,
+    is_final,
+    min_players,
+    plan_next,
+    round_done,
+    seat_tables,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -103,7 +107,7 @@ __all__ = [
     "tournament_start",
 ]
 
-#: Outbox topic recorded by the recording choke point when a round becomes complete;
+#: Outbox topic recorded when a result completes a round (:func:`round_refresh_status`);
 #: payload ``{"round_id": N}``, handled by :func:`round_progress_from_outbox`.
 ROUND_PROGRESS = "tournaments.round_progress"
 
@@ -126,249 +130,6 @@ def _last_round(tournament: Tournament) -> Round | None:
     return Round.objects.filter(tournament=tournament).order_by("-number").first()
 
 
-def _active_players(tournament: Tournament) -> list[Player]:
-    return [
-        r.player
-        for r in Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
-        .select_related("player")
-        .order_by("player__handle")
-    ]
-
-
-def _min_players(tournament: Tournament) -> int:
-    return max(table_size_limits(kind=tournament.league.kind)[0], 2)
-
-
-def _allowed_sizes(tournament: Tournament) -> list[int]:
-    lo, hi = table_size_limits(kind=tournament.league.kind)
-    return [s for s in tournament.table_sizes if lo <= s <= hi]
-
-
-class _Standings:
-    """The tournament's standings, computed at most once per step: planning the next
-    round (the cut, the survivors) and ordering its players read the same rows, and
-    nothing they read changes in between (the step holds the tournament's lock)."""
-
-    def __init__(self, tournament: Tournament) -> None:
-        self.tournament = tournament
-        self._rows: list[Any] | None = None
-
-    @property
-    def rows(self) -> list[Any]:
-        if self._rows is None:
-            from tournaments.selectors import tournament_standings
-
-            self._rows = tournament_standings(tournament=self.tournament, user=SYSTEM)
-        return self._rows
-
-
-# -- what comes next --------------------------------------------------------------------
-
-
-def _round_done_q(rnd: Round) -> bool:
-    """Every table of ``rnd`` has a result or was closed without one."""
-    return (
-        not Game.objects.filter(table__round=rnd, placements__isnull=True)
-        .exclude(status=GameStatus.VOID)
-        .exists()
-    )
-
-
-def _is_final(tournament: Tournament, rnd: Round) -> bool:
-    """Whether the tournament ends with ``rnd``."""
-    if rnd.stage == Stage.ELIMINATION:
-        return rnd.tables.count() <= 1
-    return tournament.format == TournamentFormat.SWISS and rnd.number >= tournament.swiss_rounds
-
-
-def _survivors(tournament: Tournament, rnd: Round, order: dict[int, int]) -> list[int]:
-    """Player ids advancing from the elimination round ``rnd``: the top ``advance`` of
-    every table by place, ties (and tables without a result) by the standings order."""
-    seats = Seat.objects.filter(table__round=rnd).values_list(
-        "table_id", "player_id", "player__handle", "table__game__placements"
-    )
-    by_table: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for table_id, pid, handle, placements in seats:
-        place = (placements or {}).get(handle, 10**6)
-        by_table[table_id].append((place, pid))
-    advancing: list[int] = []
-    for players in by_table.values():
-        players.sort(key=lambda x: (x[0], order.get(x[1], 10**6)))
-        advancing.extend(pid for _, pid in players[: tournament.advance])
-    return advancing
-
-
-def _plan_next(
-    tournament: Tournament, last: Round | None, standings: _Standings
-) -> tuple[str, list[Player]]:
-    """``(stage, players)`` of the round to seat after ``last``; ``("", [])`` when the
-    tournament is over after it."""
-    if last is None:
-        stage = Stage.ELIMINATION if tournament.format == TournamentFormat.ELIMINATION else ""
-        return stage or Stage.SWISS, _active_players(tournament)
-    if last.stage == Stage.SWISS:
-        if last.number < tournament.swiss_rounds and tournament.format != (
-            TournamentFormat.ELIMINATION
-        ):
-            return Stage.SWISS, _active_players(tournament)
-        if tournament.format != TournamentFormat.SWISS_CUT:
-            return "", []
-        active = {p.pk: p for p in _active_players(tournament)}
-        top = [active[r.player_id] for r in standings.rows if r.player_id in active]
-        top = top[: tournament.cut]
-        return (Stage.ELIMINATION, top) if len(top) >= 2 else ("", [])
-    if _is_final(tournament, last):
-        return "", []
-    order = {r.player_id: i for i, r in enumerate(standings.rows)}
-    survivors = set(_survivors(tournament, last, order))
-    active = {p.pk: p for p in _active_players(tournament)}
-    players = [active[pid] for pid in sorted(survivors, key=order.get) if pid in active]
-    return (Stage.ELIMINATION, players) if len(players) >= 2 else ("", [])
-
-
-# -- seating ------------------------------------------------------------------------------
-
-
-def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
-    """Seat-position counts per player and the pairs who met, in this event so far."""
-    counts: dict[int, list[int]] = defaultdict(list)
-    tables: dict[int, list[int]] = defaultdict(list)
-    for table_id, pid, pos in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "table_id", "player_id", "position"
-    ):
-        c = counts[pid]
-        c.extend([0] * (pos + 1 - len(c)))
-        c[pos] += 1
-        tables[table_id].append(pid)
-    met: dict[frozenset, int] = defaultdict(int)
-    for pids in tables.values():
-        for i, a in enumerate(pids):
-            for b in pids[i + 1 :]:
-                met[frozenset((a, b))] += 1
-    return counts, dict(met)
-
-
-def _ordered(
-    tournament: Tournament, number: int, players: list[Player], seed: Any, standings: _Standings
-) -> tuple[list[Player], dict[int, float], bool]:
-    """Players in standings order with their points, and whether to shuffle (round 1
-    seeded at random). Round 1 by rating: best first, equal ratings in seeded order."""
-    if number == 1:
-        if tournament.seeding == Seeding.RANDOM:
-            return players, {}, True
-        from ratings.selectors import ratings_by_player
-
-        ratings = ratings_by_player(kind=tournament.league.kind, player_ids=[p.pk for p in players])
-        shuffled = list(players)
-        random.Random(f"{tournament.pk}:seeding:{seed}").shuffle(shuffled)
-        shuffled.sort(key=lambda p: -(ratings[p.pk].rating if p.pk in ratings else 0.0))
-        return shuffled, {}, False
-    rows = standings.rows
-    rank = {r.player_id: i for i, r in enumerate(rows)}
-    points = {r.player_id: r.points for r in rows}
-    return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
-
-
-def _rounds_left(tournament: Tournament, rnd: Round, players: int) -> int | None:
-    """The rounds still to seat in ``rnd``'s stage, ``rnd`` included (the seating looks
-    one round ahead with it at small events): the Swiss rounds left, or the elimination
-    rounds that ``players`` seated now lead to (:func:`_elimination_rounds`); ``None``
-    when it cannot be told."""
-    if rnd.stage == Stage.ELIMINATION:
-        return _elimination_rounds(tournament, players)
-    if rnd.stage != Stage.SWISS or rnd.number > tournament.swiss_rounds:
-        return None
-    return tournament.swiss_rounds - rnd.number + 1
-
-
-def _fits_one_table(tournament: Tournament, players: int) -> bool:
-    """Whether an elimination round of ``players`` is the final: one table holds them
-    all (at least the kind's fewest players, at most the largest size allowed)."""
-    lo, _hi = table_size_limits(kind=tournament.league.kind)
-    sizes = _allowed_sizes(tournament)
-    return bool(sizes) and lo <= players <= max(max(sizes), lo)
-
-
-def _elimination_rounds(tournament: Tournament, players: int) -> int | None:
-    """The elimination rounds ``players`` seated now play, this one included: each
-    round seats the table plan and the top ``advance`` of every table go on, until one
-    table holds everyone left (the final, :func:`_fits_one_table`). Who drops
-    out or misses a table can shorten it; ``None`` when no plan exists or nobody would
-    go out."""
-    sizes = _allowed_sizes(tournament)
-    n, rounds = players, 0
-    while sizes and rounds < 64:
-        rounds += 1
-        if _fits_one_table(tournament, n):
-            return rounds
-        try:
-            plan = seating.table_plan(n, sizes)
-        except seating.SeatingError:
-            return None
-        survivors = sum(min(tournament.advance, size) for size in plan)
-        if survivors >= n:
-            return None
-        n = survivors
-    return None
-
-
-def _seat_tables(
-    tournament: Tournament,
-    rnd: Round,
-    players: list[Player],
-    user: Any,
-    seed: Any,
-    standings: _Standings | None = None,
-) -> list[list[Player]]:
-    """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
-    sizes = _allowed_sizes(tournament)
-    if rnd.stage == Stage.ELIMINATION and _fits_one_table(tournament, len(players)):
-        sizes = [len(players)]  # the final: everyone left at one table
-    order, points, shuffle = _ordered(
-        tournament, rnd.number, players, seed, standings or _Standings(tournament)
-    )
-    counts, met = _history(tournament)
-    by_id = {p.pk: p for p in order}
-    try:
-        if not sizes:
-            raise seating.SeatingError("no_table_sizes", "no allowed table size")
-        request = seating.SeatingRequest(
-            players=tuple(
-                seating.SeatingPlayer(
-                    id=p.pk, points=float(points.get(p.pk, 0.0)), seats=tuple(counts.get(p.pk, ()))
-                )
-                for p in order
-            ),
-            table_sizes=tuple(sizes),
-            met={k: v for k, v in met.items() if k <= by_id.keys()},
-            seed=f"{tournament.pk}:{rnd.number}:{seed}",
-            shuffle=shuffle,
-            rounds_left=_rounds_left(tournament, rnd, len(players)),
-        )
-        tables = seating.seat_round(request)
-    except seating.SeatingError as exc:
-        shown = sizes or [tournament.table_size]
-        raise InvalidState(
-            _("%(count)d players cannot be seated at tables of %(n)d (%(min)d to %(max)d).")
-            % {"count": len(players), "n": shown[0], "min": min(shown), "max": max(shown)}
-        ) from exc
-    groups = [[by_id[pk] for pk in table] for table in tables]
-    games = game_services.game_create_batch(
-        kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
-    )
-    made = Table.objects.bulk_create(
-        [Table(round=rnd, number=i, game=game) for i, game in enumerate(games, start=1)]
-    )
-    Seat.objects.bulk_create(
-        [
-            Seat(table=table, position=pos, player=player)
-            for table, group in zip(made, groups, strict=True)
-            for pos, player in enumerate(group)
-        ]
-    )
-    return groups
-
-
 def _deadline(tournament: Tournament) -> dt.datetime | None:
     if not tournament.round_minutes:
         return None
@@ -382,17 +143,17 @@ def _seat_round(
     players: list[Player],
     user: Any,
     seed: Any,
-    standings: _Standings,
+    standings: Standings,
 ) -> Round:
-    if len(players) < _min_players(tournament):
+    if len(players) < min_players(tournament):
         raise InvalidState(
             _("At least %(n)d checked-in players are needed to seat a round.")
-            % {"n": _min_players(tournament)}
+            % {"n": min_players(tournament)}
         )
     rnd = Round.objects.create(
         tournament=tournament, number=number, stage=stage, deadline=_deadline(tournament)
     )
-    groups = _seat_tables(tournament, rnd, players, user, seed, standings)
+    groups = seat_tables(tournament, rnd, players, user, seed, standings)
     if tournament.status != TournamentStatus.RUNNING:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
@@ -432,8 +193,8 @@ def tournament_start(*, tournament: Tournament, user: Any, seed: Any = None) -> 
             raise InvalidState(_("The tournament is over."))
         if Round.objects.filter(tournament=tournament).exists():
             raise InvalidState(_("The tournament has already started."))
-        standings = _Standings(tournament)
-        stage, players = _plan_next(tournament, None, standings)
+        standings = Standings(tournament)
+        stage, players = plan_next(tournament, None, standings)
         audit_write(tournament=tournament, user=user, action="started", players=len(players))
         return _seat_round(tournament, 1, stage, players, user, seed, standings)
 
@@ -468,8 +229,8 @@ def round_create_next(
                 % {"n": last.number}
             )
         next_number = (last.number if last else 0) + 1
-        standings = _Standings(tournament)
-        stage, players = _plan_next(tournament, last, standings)
+        standings = Standings(tournament)
+        stage, players = plan_next(tournament, last, standings)
         if not stage:
             raise InvalidState(
                 _("All %(n)d rounds have been played.") % {"n": last.number if last else 0}
@@ -487,7 +248,7 @@ def _refresh(tournament: Tournament, rnd: Round, user: Any) -> bool:
     the round was finished just now."""
     finished_now = False
     if rnd.status != RoundStatus.FINISHED:
-        if not _round_done_q(rnd):
+        if not round_done(rnd):
             return False
         finished_now = True
         rnd.status = RoundStatus.FINISHED
@@ -497,7 +258,7 @@ def _refresh(tournament: Tournament, rnd: Round, user: Any) -> bool:
         )
     if (
         tournament.status == TournamentStatus.RUNNING
-        and _is_final(tournament, rnd)
+        and is_final(tournament, rnd)
         and _last_round(tournament).pk == rnd.pk
     ):
         _finish_tournament(tournament, user, rnd)
@@ -508,7 +269,7 @@ def round_refresh_status(*, round_id: int) -> Round:
     """Finish a round whose tables are all done (a result, or closed without one), and
     the tournament after its final round (the last Swiss round of a Swiss event, the
     final table of an elimination). Idempotent: nothing changes when there is nothing to
-    finish; called by the recording services after a result changes, in the
+    finish; called by :mod:`tournaments.effects` after a result changes, in the
     transaction of the change. Audit: ``round_finished``, ``finished``.
 
     A round it finishes, of a running tournament with automatic progression, also
@@ -544,8 +305,8 @@ def round_progress(*, round_id: int, seed: Any = None) -> Round | None:
         last = _last_round(tournament)
         if last.pk != rnd.pk:
             return Round.objects.filter(tournament=tournament, number=rnd.number + 1).first()
-        standings = _Standings(tournament)
-        stage, players = _plan_next(tournament, rnd, standings)
+        standings = Standings(tournament)
+        stage, players = plan_next(tournament, rnd, standings)
         if not stage:
             _finish_tournament(tournament, SYSTEM, rnd)
             return None
@@ -586,18 +347,18 @@ def round_reseat(*, round: Round, user: Any, seed: Any = None) -> Round:
                 .order_by("player__handle")
             ]
         else:
-            players = _active_players(tournament)
-        if len(players) < _min_players(tournament):
+            players = active_players(tournament)
+        if len(players) < min_players(tournament):
             raise InvalidState(
                 _("At least %(n)d checked-in players are needed to seat a round.")
-                % {"n": _min_players(tournament)}
+                % {"n": min_players(tournament)}
             )
         NoShow.objects.filter(round=rnd).delete()
         Seat.objects.filter(table__round=rnd).delete()
         Table.objects.filter(round=rnd).delete()
         Game.objects.filter(pk__in=game_ids).delete()
         times = tournament.audit.filter(round=rnd, action="round_reseated").count() + 1
-        groups = _seat_tables(tournament, rnd, players, user, f"{seed}:reseat{times}")
+        groups = seat_tables(tournament, rnd, players, user, f"{seed}:reseat{times}")
         rnd.deadline = _deadline(tournament)
         rnd.save(update_fields=["deadline"])
         audit_write(
@@ -621,8 +382,6 @@ def round_time_up(*, round: Round, user: Any) -> Round:
     (:class:`InvalidState`); all or nothing. Audit: ``time_up`` with the games ended and
     voided.
     """
-    from tournaments.services import recording
-
     ensure_can_manage_tournament(user=user, tournament=round.tournament)
     with transaction.atomic():
         tournament, rnd = _lock_round(round.pk)
@@ -633,7 +392,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
             if game.is_over or game.placements is not None:
                 continue
             if game.last_sequence == 0:
-                recording.game_record_void(game=game, user=SYSTEM)
+                recording.game_record_void(game=game, user=SYSTEM, within=True)
                 voided.append(game.pk)
             else:
                 recording.game_record_event(
@@ -641,6 +400,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
                     event={"type": "end", "reason": "time"},
                     expected_sequence=game.last_sequence + 1,
                     user=SYSTEM,
+                    within=True,
                 )
                 ended.append(game.pk)
         audit_write(
@@ -668,8 +428,6 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
     in it, the game has an event or a result, or too few would be left for the game.
     Idempotent: marking again returns the same :class:`NoShow`. Audit: ``no_show``.
     """
-    from tournaments.services import recording
-
     tournament = registration.tournament
     ensure_can_manage_tournament(user=user, tournament=tournament)
     if round.tournament_id != tournament.pk:
@@ -698,7 +456,7 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
             .select_related("player")
             .order_by("position")
         )
-        lo = _min_players(tournament)
+        lo = min_players(tournament)
         if 1 < len(others) < lo:
             raise InvalidState(
                 _("The table would be left with fewer than %(n)d players.") % {"n": lo}
@@ -711,9 +469,9 @@ def registration_no_show(*, registration: Registration, round: Round, user: Any)
         Registration.objects.filter(pk=registration.pk).update(checked_in=False)
         handles = [o.player.handle for o in others]
         if len(others) == 1:
-            recording.game_record_bye(game=game, player=handles[0], user=SYSTEM)
+            recording.game_record_bye(game=game, player=handles[0], user=SYSTEM, within=True)
         else:
-            game_services.game_set_players(game=game, players=handles, user=user)
+            recording.game_seat_players(game=game, players=handles, user=user)
         audit_write(
             tournament=tournament,
             user=user,
@@ -814,7 +572,7 @@ def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
                     round_time_up(round=last, user=SYSTEM)
                     touched.append(last.pk)
                 last.refresh_from_db()
-                if last.status == RoundStatus.FINISHED or _round_done_q(last):
+                if last.status == RoundStatus.FINISHED or round_done(last):
                     round_progress(round_id=last.pk)
                     if last.pk not in touched:
                         touched.append(last.pk)

@@ -14,24 +14,27 @@ alone, first place);
 plus :func:`friendly_game_create` (a game without a table, by any of the three) and
 :func:`game_refresh` (rebuild a game's cache from its log, e.g. after an engine upgrade).
 
+plus, for the other services, the writes that change a game without a result:
+:func:`game_rename` (erasure), :func:`game_seat_players` (a no-show) and
+:func:`games_create` (a round seated).
+
 Each entry point checks the user's role (:func:`tournaments.permissions.user_can_record_game`;
 events the game's kind calls a referee's matter, such as TOCK rulings and adjudicated
 ends, need a referee or organizer) and then writes through :func:`_write`, the choke
 point. In the transaction of the write, ``_write``
 
-* finishes the table's round (and the tournament after its final round) when every
-  table has a result, through :mod:`tournaments.services.progression`, and when the
-  round is complete and the tournament progresses automatically, records an outbox
-  message ``tournaments.round_progress`` (seats the next round after commit);
-* records an outbox message to rate the game when its result changed (delivered by a
-  Celery task after commit; a lost publish is retried by the outbox sweep);
 * stores a :class:`~tournaments.models.Ruling` record (kind ``correction``) for every
   ``correction`` event it stored, however it arrived (the referee page, the API's
   events endpoint, a whole log), so the rulings page lists every correction of a
   result; a round already finished stays finished and the round seated after it keeps
   its seating (progression only acts on a round finishing now);
-* after commit, tells the live pages of the game (and of its tournament when the
-  result changed) that there is something new to fetch.
+* records what changed (:class:`~outbox.changes.GameChanged`). What follows is decided
+  in one place, :mod:`tournaments.effects`: in the transaction, the table's round
+  finishes when every table has a result (and the tournament after its final round;
+  the next round is seated after commit when the tournament progresses by itself), and
+  an outbox message rates the game when its result changed; after commit, the caches
+  move on and the live pages of the game (and of its tournament when the result
+  changed) hear of it.
 
 Standings are computed from the stored results on read, so they follow at once.
 """
@@ -50,12 +53,9 @@ from games.errors import LogRejected, ResultMismatch
 from games.models import Game, GameEvent
 from games.selectors import game_get
 from games.services import RecordOutcome
-from outbox.live import game_group, live_send_on_commit, tournament_group
-from outbox.services import outbox_record
-from ratings.services import RATE_GAME
-from tock_site.page_cache import pages_changed
+from outbox.changes import GameChanged, RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Ruling, RulingChoice, Table
+from tournaments.models import Player, Ruling, RulingChoice
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
@@ -64,8 +64,6 @@ from tournaments.permissions import (
     user_can_referee_game,
 )
 from tournaments.selectors.games import remember_table, table_for_game, table_with_game
-from tournaments.selectors.standings_cache import standings_invalidate
-from tournaments.services.progression import round_refresh_status
 
 
 def _resolve(game: Game | int | str) -> Game:
@@ -81,30 +79,26 @@ def _needs_referee(*, kind: str, events: Iterable[Any]) -> bool:
     return any(needs(event) for event in events if isinstance(event, Mapping))
 
 
-def _follow(outcome: RecordOutcome) -> None:
-    """What must follow a change to a game, recorded in the transaction of the change."""
+def _record_change(outcome: RecordOutcome, *, shown: bool = False) -> None:
+    """Record what the write changed (:class:`~outbox.changes.GameChanged`): what follows
+    it (the round, ratings, caches, live pages) is :mod:`tournaments.effects`' to decide.
+    ``shown``: the write changed something listings show besides the result (players,
+    names); a game's first events change its status, which they show too."""
     game = outcome.game
-    groups = [game_group(game.pk)]
-    if outcome.result_changed:
-        table = Table.objects.filter(game_id=game.pk).values("round_id", "round__tournament_id")
-        table = table.first()
-        if table is not None:
-            round_refresh_status(round_id=table["round_id"])
-            groups.append(tournament_group(table["round__tournament_id"]))
-            standings_invalidate(tournament_id=table["round__tournament_id"])
-        pages_changed()  # the cached public pages (standings, tables, player pages)
-        outbox_record(topic=RATE_GAME, payload={"game_id": game.pk})
-    if outcome.events_added or outcome.result_changed:
-        live_send_on_commit(
-            groups=groups,
-            message={
-                "type": "game.changed",
-                "game": game.pk,
-                "sequence": game.last_sequence,
-                "status": game.status,
-                "result_version": game.result_version,
-            },
+    started = bool(outcome.events_added) and game.last_sequence == outcome.events_added
+    if not (outcome.events_added or outcome.result_changed or shown):
+        return  # nothing changed (an idempotent repeat, a refresh that found it right)
+    change_recorded(
+        GameChanged(
+            game_id=game.pk,
+            sequence=game.last_sequence,
+            status=game.status,
+            result_version=game.result_version,
+            events_added=outcome.events_added,
+            result_changed=outcome.result_changed,
+            shown_changed=shown or started,
         )
+    )
 
 
 def _write(
@@ -113,12 +107,20 @@ def _write(
     user: Any,
     events: Iterable[Any],
     write: Callable[[Game], RecordOutcome],
+    shown: bool = False,
+    within: bool = True,
 ) -> RecordOutcome:
     """The choke point: ``write`` and what must follow it, in one transaction, for a
     user whose recording role is already checked.
 
     Events the game's kind calls a referee's matter need a referee or an organizer,
     however they arrive (one event or a whole log).
+
+    The entry points take ``within``. ``False`` (their default: views, the API and tasks
+    call them so): the write is a top-level action, in a durable transaction (nothing
+    may wrap it, so what follows it is published when it commits, Zulip's
+    ``durable=True``). ``True``: part of the caller's transaction (a service composing
+    this one, such as time up, a no-show or a ruling).
     """
     events = events if isinstance(events, list) else list(events)
     if _needs_referee(kind=game.kind, events=events) and not user_can_referee_game(
@@ -126,12 +128,12 @@ def _write(
     ):
         raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
-    with transaction.atomic():
+    with transaction.atomic(durable=not within):
         before = _result_before(game) if corrects else None
         outcome = write(game)
         if before is not None and outcome.events_added:
             _record_corrections(outcome=outcome, user=user, before=before)
-        _follow(outcome)
+        _record_change(outcome, shown=shown)
     return outcome
 
 
@@ -185,6 +187,7 @@ def _record_corrections(*, outcome: RecordOutcome, user: Any, before: tuple[int,
             previous_placements=previous,
         )
         previous = new
+    change_recorded(RulingRecorded(game_id=game.pk, tournament_id=getattr(tournament, "pk", None)))
 
 
 def _recordable(*, game: Game | int | str, user: Any) -> Game:
@@ -222,6 +225,7 @@ def game_record_event(
     expected_sequence: Any,
     user: Any,
     idempotency_key: str | None = None,
+    within: bool = False,
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules).
 
@@ -242,6 +246,7 @@ def game_record_event(
             user=user,
             idempotency_key=idempotency_key,
         ),
+        within=within,
     )
     if not outcome.result_changed:  # the table did not change (its round may have)
         remember_table(game=outcome.game, table=table_for_game(game=game))
@@ -249,7 +254,11 @@ def game_record_event(
 
 
 def game_record_log(
-    *, game: Game | int | str, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
+    *,
+    game: Game | int | str,
+    log: str | bytes | Iterable[Mapping[str, Any]],
+    user: Any,
+    within: bool = False,
 ) -> RecordOutcome:
     """Attach a whole log (see :func:`games.services.game_attach_log`)."""
     game = _recordable(game=game, user=user)  # before parsing: strangers learn nothing
@@ -259,16 +268,20 @@ def game_record_log(
         user=user,
         events=events,
         write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
+        within=within,
     )
 
 
-def game_record_placements(*, game: Game | int | str, placements: Any, user: Any) -> RecordOutcome:
+def game_record_placements(
+    *, game: Game | int | str, placements: Any, user: Any, within: bool = False
+) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`)."""
     return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[],
         write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
+        within=within,
     )
 
 
@@ -282,7 +295,7 @@ def _adjudicable(*, game: Game | int | str, user: Any) -> Game:
     return game
 
 
-def game_record_void(*, game: Game | int | str, user: Any) -> RecordOutcome:
+def game_record_void(*, game: Game | int | str, user: Any, within: bool = False) -> RecordOutcome:
     """Close a game that has no event and no result without a result (status ``void``:
     no points, not rated; :func:`games.services.game_void` has the rules), through the
     choke point, so its round finishes (and progresses) like after any result. Used
@@ -292,10 +305,13 @@ def game_record_void(*, game: Game | int | str, user: Any) -> RecordOutcome:
         user=user,
         events=[],
         write=lambda g: game_services.game_void(game=g, user=user),
+        within=within,
     )
 
 
-def game_record_bye(*, game: Game | int | str, player: str, user: Any) -> RecordOutcome:
+def game_record_bye(
+    *, game: Game | int | str, player: str, user: Any, within: bool = False
+) -> RecordOutcome:
     """Give ``player`` a bye: the game (no event, no result) is closed with ``player``
     alone in first place, not rated (:func:`games.services.game_award_bye`), through the
     choke point. Used when the other players of a table did not show up. Organizers
@@ -305,6 +321,7 @@ def game_record_bye(*, game: Game | int | str, player: str, user: Any) -> Record
         user=user,
         events=[],
         write=lambda g: game_services.game_award_bye(game=g, player=player, user=user),
+        within=within,
     )
 
 
@@ -358,7 +375,7 @@ def friendly_game_create(
         handles = start_event.get("players") if isinstance(start_event, Mapping) else None
     else:
         handles = list(placements) if isinstance(placements, Mapping) else None
-    with transaction.atomic():
+    with transaction.atomic(durable=True):  # a top-level action
         _check_known(handles, create_missing=create_players)
         game = game_services.game_create(kind=kind, user=user)
         if log is not None:
@@ -398,3 +415,48 @@ def game_refresh(*, game: Game | int | str) -> RecordOutcome:
         events=[],
         write=lambda g: game_services.game_refresh_cache(game=g),
     )
+
+
+def game_rename(
+    *, game: Game | int, old: str, new: str, texts: Iterable[str] = ()
+) -> RecordOutcome:
+    """Rename a player in one game (:func:`games.services.game_rename_player`: erasure;
+    the result stays) through the choke point. No role check: the caller's service
+    checks (only superusers erase)."""
+    return _write(
+        game=_resolve(game),
+        user=SYSTEM,
+        events=[],
+        write=lambda g: game_services.game_rename_player(game=g, old=old, new=new, texts=texts),
+        shown=True,
+    )
+
+
+def game_seat_players(*, game: Game | int, players: list[str], user: Any) -> RecordOutcome:
+    """Change who plays a game that has not started (:func:`games.services.game_set_players`:
+    a no-show) through the choke point. The caller's service checks the role
+    (organizers mark no-shows)."""
+
+    def write(g: Game) -> RecordOutcome:
+        changed = game_services.game_set_players(game=g, players=players, user=user)
+        return RecordOutcome(game=changed, events_added=0, result_changed=False)
+
+    return _write(game=_resolve(game), user=user, events=[], write=write, shown=True)
+
+
+def games_create(*, kind: str, seatings: list[list[str]], user: Any) -> list[Game]:
+    """Create one not-yet-started game per seating (:func:`games.services.game_create_batch`:
+    a round seated), each recorded as a change. The caller's service checks the role."""
+    with transaction.atomic():
+        games = game_services.game_create_batch(kind=kind, seatings=seatings, user=user)
+        for game in games:
+            change_recorded(
+                GameChanged(
+                    game_id=game.pk,
+                    sequence=0,
+                    status=game.status,
+                    result_version=game.result_version,
+                    shown_changed=True,
+                )
+            )
+    return games

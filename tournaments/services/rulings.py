@@ -85,7 +85,7 @@ def knock_ruling_record(
             referee=getattr(user, "username", "") or "referee",
         )
         outcome = game_record_event(
-            game=locked, event=event, expected_sequence=expected_sequence, user=user
+            game=locked, event=event, expected_sequence=expected_sequence, user=user, within=True
         )
         return Ruling.objects.create(
             game=outcome.game,

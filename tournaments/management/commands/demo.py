@@ -212,15 +212,19 @@ class Command(DomainCommand):
             seed = f"{rnd.tournament.slug}-{rnd.number}-{table.number}"
             log = engine.simulate(game=game.kind, players=list(game.players), seed=seed)
             if not partial or table.number <= 2:
-                game_record_log(game=game, log=log, user=user)
+                game_record_log(game=game, log=log, user=user, within=True)
             elif table.number == 3:  # being scored live
                 for sequence, event in enumerate(log[:40], start=1):
-                    game_record_event(game=game, event=event, expected_sequence=sequence, user=user)
+                    game_record_event(
+                        game=game, event=event, expected_sequence=sequence, user=user, within=True
+                    )
             elif table.number == 4:  # log lost: placements only, unverified
                 places = engine.replay(log).placements()
-                game_record_placements(game=game, placements=places, user=user)
+                game_record_placements(game=game, placements=places, user=user, within=True)
             elif table.number == 5:  # just started
-                game_record_event(game=game, event=log[0], expected_sequence=1, user=user)
+                game_record_event(
+                    game=game, event=log[0], expected_sequence=1, user=user, within=True
+                )
 
 
 __all__ = ["Command", "Tournament"]

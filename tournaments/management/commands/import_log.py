@@ -6,8 +6,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
-
 from games.engine import jsonio
 from tournaments.management.commands._base import DomainCommand
 from tournaments.permissions import SYSTEM
@@ -36,16 +34,16 @@ class Command(DomainCommand):
             text = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as exc:
             self.fail(f"cannot read {path}: {exc.strerror or exc}")
-        with transaction.atomic():
-            if options["game"]:
-                outcome = game_record_log(game=options["game"], log=text, user=SYSTEM)
-            else:
-                outcome = friendly_game_create(
-                    kind=options["kind"],
-                    log=text,
-                    user=SYSTEM,
-                    create_players=options["create_players"],
-                )
+        # Each service is all or nothing, in a transaction of its own.
+        if options["game"]:
+            outcome = game_record_log(game=options["game"], log=text, user=SYSTEM)
+        else:
+            outcome = friendly_game_create(
+                kind=options["kind"],
+                log=text,
+                user=SYSTEM,
+                create_players=options["create_players"],
+            )
         game = outcome.game
         self.stdout.write(
             f"game {game.pk}: {outcome.events_added} events added, {game.last_sequence} in all, "

@@ -1,0 +1,287 @@
+"""Draw planning: who plays the next round, and at which tables (no lifecycle).
+
+The round lifecycle (:mod:`tournaments.services.progression`: seating a round,
+finishing it, the organizer's controls) asks here what comes next:
+
+* :func:`plan_next` -- the stage and players of the round after the last one: the next
+  Swiss round (checked-in, not dropped players), the cut of a Swiss event with a cut
+  (the top ``cut`` of the standings), the survivors of an elimination round (the top
+  ``advance`` of every table, ties and tables without a result by the standings), or
+  nothing once the tournament is over;
+* :func:`seat_tables` -- the seating request (players in standings order, their
+  points, seat positions so far, the pairs who met, the rounds left) handed to
+  :func:`tournaments.seating.seat_round` (pure, seeded), and the tables, seats and
+  games it chose (games through the recording choke point);
+* :class:`Standings` -- the standings read at most once per step;
+* the rules these share: :func:`round_done`, :func:`is_final`,
+  :func:`fits_one_table`, :func:`rounds_left`, :func:`allowed_sizes`.
+
+Nothing here locks: the lifecycle services call it holding the tournament's lock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.models import Game, GameStatus
+from ratings.selectors import ratings_by_player
+from tournaments import seating
+from tournaments.errors import InvalidState
+from tournaments.models import (
+    Player,
+    Registration,
+    Round,
+    Seat,
+    Seeding,
+    Stage,
+    Table,
+    Tournament,
+    TournamentFormat,
+)
+from tournaments.permissions import SYSTEM
+from tournaments.selectors import tournament_standings
+from tournaments.services import recording
+from tournaments.services.core import table_size_limits
+
+
+def active_players(tournament: Tournament) -> list[Player]:
+    return [
+        r.player
+        for r in Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
+        .select_related("player")
+        .order_by("player__handle")
+    ]
+
+
+def min_players(tournament: Tournament) -> int:
+    return max(table_size_limits(kind=tournament.league.kind)[0], 2)
+
+
+def allowed_sizes(tournament: Tournament) -> list[int]:
+    lo, hi = table_size_limits(kind=tournament.league.kind)
+    return [s for s in tournament.table_sizes if lo <= s <= hi]
+
+
+class Standings:
+    """The tournament's standings, computed at most once per step: planning the next
+    round (the cut, the survivors) and ordering its players read the same rows, and
+    nothing they read changes in between (the step holds the tournament's lock)."""
+
+    def __init__(self, tournament: Tournament) -> None:
+        self.tournament = tournament
+        self._rows: list[Any] | None = None
+
+    @property
+    def rows(self) -> list[Any]:
+        if self._rows is None:
+            self._rows = tournament_standings(tournament=self.tournament, user=SYSTEM)
+        return self._rows
+
+
+# -- what comes next --------------------------------------------------------------------
+
+
+def round_done(rnd: Round) -> bool:
+    """Every table of ``rnd`` has a result or was closed without one."""
+    return (
+        not Game.objects.filter(table__round=rnd, placements__isnull=True)
+        .exclude(status=GameStatus.VOID)
+        .exists()
+    )
+
+
+def is_final(tournament: Tournament, rnd: Round) -> bool:
+    """Whether the tournament ends with ``rnd``."""
+    if rnd.stage == Stage.ELIMINATION:
+        return rnd.tables.count() <= 1
+    return tournament.format == TournamentFormat.SWISS and rnd.number >= tournament.swiss_rounds
+
+
+def _survivors(tournament: Tournament, rnd: Round, order: dict[int, int]) -> list[int]:
+    """Player ids advancing from the elimination round ``rnd``: the top ``advance`` of
+    every table by place, ties (and tables without a result) by the standings order."""
+    seats = Seat.objects.filter(table__round=rnd).values_list(
+        "table_id", "player_id", "player__handle", "table__game__placements"
+    )
+    by_table: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for table_id, pid, handle, placements in seats:
+        place = (placements or {}).get(handle, 10**6)
+        by_table[table_id].append((place, pid))
+    advancing: list[int] = []
+    for players in by_table.values():
+        players.sort(key=lambda x: (x[0], order.get(x[1], 10**6)))
+        advancing.extend(pid for _, pid in players[: tournament.advance])
+    return advancing
+
+
+def plan_next(
+    tournament: Tournament, last: Round | None, standings: Standings
+) -> tuple[str, list[Player]]:
+    """``(stage, players)`` of the round to seat after ``last``; ``("", [])`` when the
+    tournament is over after it."""
+    if last is None:
+        stage = Stage.ELIMINATION if tournament.format == TournamentFormat.ELIMINATION else ""
+        return stage or Stage.SWISS, active_players(tournament)
+    if last.stage == Stage.SWISS:
+        if last.number < tournament.swiss_rounds and tournament.format != (
+            TournamentFormat.ELIMINATION
+        ):
+            return Stage.SWISS, active_players(tournament)
+        if tournament.format != TournamentFormat.SWISS_CUT:
+            return "", []
+        active = {p.pk: p for p in active_players(tournament)}
+        top = [active[r.player_id] for r in standings.rows if r.player_id in active]
+        top = top[: tournament.cut]
+        return (Stage.ELIMINATION, top) if len(top) >= 2 else ("", [])
+    if is_final(tournament, last):
+        return "", []
+    order = {r.player_id: i for i, r in enumerate(standings.rows)}
+    survivors = set(_survivors(tournament, last, order))
+    active = {p.pk: p for p in active_players(tournament)}
+    players = [active[pid] for pid in sorted(survivors, key=order.get) if pid in active]
+    return (Stage.ELIMINATION, players) if len(players) >= 2 else ("", [])
+
+
+# -- seating ------------------------------------------------------------------------------
+
+
+def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
+    """Seat-position counts per player and the pairs who met, in this event so far."""
+    counts: dict[int, list[int]] = defaultdict(list)
+    tables: dict[int, list[int]] = defaultdict(list)
+    for table_id, pid, pos in Seat.objects.filter(table__round__tournament=tournament).values_list(
+        "table_id", "player_id", "position"
+    ):
+        c = counts[pid]
+        c.extend([0] * (pos + 1 - len(c)))
+        c[pos] += 1
+        tables[table_id].append(pid)
+    met: dict[frozenset, int] = defaultdict(int)
+    for pids in tables.values():
+        for i, a in enumerate(pids):
+            for b in pids[i + 1 :]:
+                met[frozenset((a, b))] += 1
+    return counts, dict(met)
+
+
+def _ordered(
+    tournament: Tournament, number: int, players: list[Player], seed: Any, standings: Standings
+) -> tuple[list[Player], dict[int, float], bool]:
+    """Players in standings order with their points, and whether to shuffle (round 1
+    seeded at random). Round 1 by rating: best first, equal ratings in seeded order."""
+    if number == 1:
+        if tournament.seeding == Seeding.RANDOM:
+            return players, {}, True
+        ratings = ratings_by_player(kind=tournament.league.kind, player_ids=[p.pk for p in players])
+        shuffled = list(players)
+        random.Random(f"{tournament.pk}:seeding:{seed}").shuffle(shuffled)
+        shuffled.sort(key=lambda p: -(ratings[p.pk].rating if p.pk in ratings else 0.0))
+        return shuffled, {}, False
+    rows = standings.rows
+    rank = {r.player_id: i for i, r in enumerate(rows)}
+    points = {r.player_id: r.points for r in rows}
+    return sorted(players, key=lambda p: rank.get(p.pk, len(rank))), points, False
+
+
+def rounds_left(tournament: Tournament, rnd: Round, players: int) -> int | None:
+    """The rounds still to seat in ``rnd``'s stage, ``rnd`` included (the seating looks
+    one round ahead with it at small events): the Swiss rounds left, or the elimination
+    rounds that ``players`` seated now lead to (:func:`_elimination_rounds`); ``None``
+    when it cannot be told."""
+    if rnd.stage == Stage.ELIMINATION:
+        return _elimination_rounds(tournament, players)
+    if rnd.stage != Stage.SWISS or rnd.number > tournament.swiss_rounds:
+        return None
+    return tournament.swiss_rounds - rnd.number + 1
+
+
+def fits_one_table(tournament: Tournament, players: int) -> bool:
+    """Whether an elimination round of ``players`` is the final: one table holds them
+    all (at least the kind's fewest players, at most the largest size allowed)."""
+    lo, _hi = table_size_limits(kind=tournament.league.kind)
+    sizes = allowed_sizes(tournament)
+    return bool(sizes) and lo <= players <= max(max(sizes), lo)
+
+
+def _elimination_rounds(tournament: Tournament, players: int) -> int | None:
+    """The elimination rounds ``players`` seated now play, this one included: each
+    round seats the table plan and the top ``advance`` of every table go on, until one
+    table holds everyone left (the final, :func:`fits_one_table`). Who drops
+    out or misses a table can shorten it; ``None`` when no plan exists or nobody would
+    go out."""
+    sizes = allowed_sizes(tournament)
+    n, rounds = players, 0
+    while sizes and rounds < 64:
+        rounds += 1
+        if fits_one_table(tournament, n):
+            return rounds
+        try:
+            plan = seating.table_plan(n, sizes)
+        except seating.SeatingError:
+            return None
+        survivors = sum(min(tournament.advance, size) for size in plan)
+        if survivors >= n:
+            return None
+        n = survivors
+    return None
+
+
+def seat_tables(
+    tournament: Tournament,
+    rnd: Round,
+    players: list[Player],
+    user: Any,
+    seed: Any,
+    standings: Standings | None = None,
+) -> list[list[Player]]:
+    """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
+    sizes = allowed_sizes(tournament)
+    if rnd.stage == Stage.ELIMINATION and fits_one_table(tournament, len(players)):
+        sizes = [len(players)]  # the final: everyone left at one table
+    order, points, shuffle = _ordered(
+        tournament, rnd.number, players, seed, standings or Standings(tournament)
+    )
+    counts, met = _history(tournament)
+    by_id = {p.pk: p for p in order}
+    try:
+        if not sizes:
+            raise seating.SeatingError("no_table_sizes", "no allowed table size")
+        request = seating.SeatingRequest(
+            players=tuple(
+                seating.SeatingPlayer(
+                    id=p.pk, points=float(points.get(p.pk, 0.0)), seats=tuple(counts.get(p.pk, ()))
+                )
+                for p in order
+            ),
+            table_sizes=tuple(sizes),
+            met={k: v for k, v in met.items() if k <= by_id.keys()},
+            seed=f"{tournament.pk}:{rnd.number}:{seed}",
+            shuffle=shuffle,
+            rounds_left=rounds_left(tournament, rnd, len(players)),
+        )
+        tables = seating.seat_round(request)
+    except seating.SeatingError as exc:
+        shown = sizes or [tournament.table_size]
+        raise InvalidState(
+            _("%(count)d players cannot be seated at tables of %(n)d (%(min)d to %(max)d).")
+            % {"count": len(players), "n": shown[0], "min": min(shown), "max": max(shown)}
+        ) from exc
+    groups = [[by_id[pk] for pk in table] for table in tables]
+    games = recording.games_create(
+        kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
+    )
+    made = Table.objects.bulk_create(
+        [Table(round=rnd, number=i, game=game) for i, game in enumerate(games, start=1)]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(table=table, position=pos, player=player)
+            for table, group in zip(made, groups, strict=True)
+            for pos, player in enumerate(group)
+        ]
+    )
+    return groups
