@@ -15,7 +15,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.views import EVENT_ERRORS, ApiView
+from tournaments.api.base import EVENT_ERRORS, ApiView
 from tournaments.selectors import tournament_get_visible
 from tournaments.selectors.staff import tournament_staff
 from tournaments.services.staff import STAFF_ROLES, staff_account_create, staff_add, staff_remove
