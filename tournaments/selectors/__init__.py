@@ -4,7 +4,7 @@ Visibility-aware and query-bounded: what the user may not see is reported as not
 (:class:`~tournaments.errors.NotFound`, :class:`~games.errors.GameNotFound`), so private
 leagues, tournaments and their games stay hidden from the public. Who may see which
 tournament is said once, in :func:`visible_tournaments_q`. Selectors that feed the API's
-detail endpoints return plain data (dataclasses); ratings (``league_top_ratings``,
+detail endpoints return plain data (dataclasses); ratings (``top_ratings``,
 ``player_rating_histories``, ...) are :mod:`ratings.selectors`.
 
 Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standings`,
