@@ -85,19 +85,6 @@ def _leaderboard(qs: QuerySet[Rating]) -> list[LeaderboardEntry]:
     ]
 
 
-def player_ratings(*, player: Any) -> list[dict[str, Any]]:
-    """The player's rating per game kind (only kinds with rated games). 1 query."""
-    return [
-        {
-            "kind": r.kind,
-            "rating": r.value,
-            "games": r.games,
-            "provisional": r.provisional,
-        }
-        for r in Rating.objects.filter(player=player).order_by("kind")
-    ]
-
-
 def player_rating(*, player: Any, kind: str) -> dict[str, Any]:
     """The player's rating for ``kind`` (the start rating with no rated games). 1 query."""
     r = Rating.objects.filter(player=player, kind=kind).first()

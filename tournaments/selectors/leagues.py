@@ -36,13 +36,6 @@ def league_list(*, user: Any = None) -> QuerySet[League]:
     return qs.filter(is_public=True)
 
 
-def league_get(*, slug: str) -> League:
-    try:
-        return League.objects.get(slug=slug)
-    except League.DoesNotExist as exc:
-        raise NotFound() from exc
-
-
 def league_get_visible(*, slug: str, user: Any) -> League:
     """The league with ``slug`` if the user may see it (public, or organizer), else NotFound."""
     league = league_list(user=user).filter(slug=slug).first()
