@@ -12,9 +12,9 @@ from tournaments.api import (
     registrations,
     rounds,
     rulings,
-    staff,
     tournaments,
 )
+from tournaments.staff import api as staff
 
 app_name = "api"
 

@@ -31,7 +31,7 @@ from tournaments.exports.selectors import (
 )
 from tournaments.models import Tournament
 from tournaments.selectors import league_get_visible, tournament_get_visible
-from tournaments.staff_views import organizer_tournament
+from tournaments.staff.views import organizer_tournament
 
 
 def _not_found_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -51,7 +51,6 @@ from tournaments.selectors.players import (
     players_listed_q,
 )
 from tournaments.selectors.privacy import hidden_handle, hidden_label
-from tournaments.selectors.staff import StaffMember, tournament_staff
 from tournaments.selectors.standings import StandingRow, tournament_standings
 from tournaments.selectors.tournaments import (
     LeagueRef,
@@ -79,8 +78,6 @@ from tournaments.selectors.visibility import (
 )
 
 __all__ = [
-    "StaffMember",
-    "tournament_staff",
     "Dashboard",
     "RoundPanel",
     "TableState",
