@@ -25,15 +25,6 @@ def game_get(*, game_id: Any) -> Game:
         raise GameNotFound() from exc
 
 
-def game_list(*, kind: str | None = None, status: str | None = None) -> QuerySet[Game]:
-    qs = Game.objects.defer("state").order_by("-id")
-    if kind:
-        qs = qs.filter(kind=kind)
-    if status:
-        qs = qs.filter(status=status)
-    return qs
-
-
 def game_event_list(*, game: Game, after: int = 0) -> QuerySet[GameEvent]:
     """The game's events with a sequence number greater than ``after``, in order."""
     return GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")

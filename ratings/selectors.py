@@ -85,19 +85,6 @@ def _leaderboard(qs: QuerySet[Rating]) -> list[LeaderboardEntry]:
     ]
 
 
-def player_ratings(*, player: Any) -> list[dict[str, Any]]:
-    """The player's rating per game kind (only kinds with rated games). 1 query."""
-    return [
-        {
-            "kind": r.kind,
-            "rating": r.value,
-            "games": r.games,
-            "provisional": r.provisional,
-        }
-        for r in Rating.objects.filter(player=player).order_by("kind")
-    ]
-
-
 def player_rating(*, player: Any, kind: str) -> dict[str, Any]:
     """The player's rating for ``kind`` (the start rating with no rated games). 1 query."""
     r = Rating.objects.filter(player=player, kind=kind).first()
@@ -150,15 +137,13 @@ def rating_leaderboard(*, kind: str, include_provisional: bool = True) -> QueryS
     return qs
 
 
-def league_top_ratings(*, league: Any, limit: int = 10) -> list[LeaderboardEntry]:
-    """Best current ratings (of the league's game kind) among the players registered in
-    any tournament of the league. 1 query."""
-    players = Rating._meta.get_field("player").related_model._default_manager
-    registered = players.filter(registrations__tournament__league=league).values("pk")
+def top_ratings(*, kind: str, player_ids: Any, limit: int = 10) -> list[LeaderboardEntry]:
+    """Best current ratings of ``kind`` among the given players (ids, or a
+    ``values("pk")`` queryset, which stays a subquery). 1 query."""
     return _leaderboard(
-        Rating.objects.filter(kind=league.kind, player_id__in=registered).order_by(
-            "-value", "player_id"
-        )[:limit]
+        Rating.objects.filter(kind=kind, player_id__in=player_ids).order_by("-value", "player_id")[
+            :limit
+        ]
     )
 
 

@@ -20,8 +20,9 @@ identical numbers; :func:`ratings_recompute` (``manage.py recompute_ratings``) c
 run at any time. Writes of one kind are serialized by locking its :class:`RatingPool`
 row. League ``k_factor`` changes apply to past games only after a recompute.
 
-League settings are read through ORM paths from the game
-(``table__round__tournament__league__...``): this app does not import ``tournaments``.
+The league's settings (K, ``rate_unverified``) come with the games from the pool
+resolver that ``tournaments`` registers (:mod:`ratings.pools`): this app names no model
+or field of ``tournaments``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from games.models import Game, ResultSource
 from outbox.changes import RatingsChanged, change_recorded
 from ratings.elo import FRIENDLY_K, Computation, RatedGame, compute_ratings
 from ratings.models import Rating, RatingChange, RatingPool
+from ratings.pools import K_FIELD, UNVERIFIED_FIELD, rating_settings_annotate
 
 BATCH = 5000
 
@@ -67,8 +69,8 @@ _GAME_FIELDS = (
     "result_source",
     "result_version",
     "finished_at",
-    "table__round__tournament__league__k_factor",
-    "table__round__tournament__league__rate_unverified",
+    K_FIELD,
+    UNVERIFIED_FIELD,
 )
 
 
@@ -76,14 +78,14 @@ def _rated(row: dict[str, Any], ids: dict[str, int]) -> RatedGame | None:
     placements = row["placements"]
     if not placements or row["finished_at"] is None:
         return None
-    rate_unverified = row["table__round__tournament__league__rate_unverified"]
+    rate_unverified = row[UNVERIFIED_FIELD]
     if row["result_source"] == ResultSource.PLACEMENTS and rate_unverified is False:
         return None
     order = row["players"] or list(placements)
     places = {ids[h]: placements[h] for h in order if h in ids and h in placements}
     if len(places) < 2:
         return None
-    k = row["table__round__tournament__league__k_factor"]
+    k = row[K_FIELD]
     return RatedGame(
         game_id=row["id"],
         finished_at=row["finished_at"],
@@ -94,12 +96,10 @@ def _rated(row: dict[str, Any], ids: dict[str, int]) -> RatedGame | None:
 
 
 def _game_rows(kind: str):
-    return (
-        Game.objects.filter(kind=kind, finished_at__isnull=False)
-        .exclude(result_source=ResultSource.NONE)
-        .order_by("finished_at", "id")
-        .values(*_GAME_FIELDS)
+    games = Game.objects.filter(kind=kind, finished_at__isnull=False).exclude(
+        result_source=ResultSource.NONE
     )
+    return rating_settings_annotate(games).order_by("finished_at", "id").values(*_GAME_FIELDS)
 
 
 def rated_games(*, kind: str) -> Iterator[RatedGame]:
@@ -187,7 +187,8 @@ def ratings_update_for_game(*, game_id: int) -> str:
         return "skipped"
     with transaction.atomic():
         _lock_pool(kind)
-        game = Game.objects.filter(pk=game_id).values(*_GAME_FIELDS).get()  # read under the lock
+        # read under the lock
+        game = rating_settings_annotate(Game.objects.filter(pk=game_id)).values(*_GAME_FIELDS).get()
         handles = game["players"] or list(game["placements"] or {})
         ids = dict(_players().filter(handle__in=handles).values_list("handle", "id"))
         rated = _rated(game, ids)

@@ -6,7 +6,7 @@ other errors (:mod:`tock_site.api_errors`). Elsewhere ``templates/500.html``, re
 without a request context, context processors or the database (the failure may be the
 database itself). 404 and 403 pages are Django's defaults with our templates
 (``templates/404.html``, ``templates/403.html``); unknown ``/api/`` paths already answer
-the JSON 404 (``tournaments.api.views.api_not_found``).
+the JSON 404 (``tournaments.api.base.api_not_found``).
 """
 
 from __future__ import annotations

@@ -18,3 +18,9 @@ class TournamentsConfig(AppConfig):
 
         # Recorded when a result completes a round (tournaments.effects).
         register(ROUND_PROGRESS, "tournaments.services.progression.round_progress_from_outbox")
+
+        # Ratings ask which league's settings (K, rate_unverified) a game rates with.
+        from ratings.pools import register_pool_resolver
+        from tournaments.rating_pools import game_rating_settings
+
+        register_pool_resolver(game_rating_settings)

@@ -241,10 +241,6 @@ class Tournament(models.Model):
     def rounds_count(self, value: int) -> None:
         self.swiss_rounds = value
 
-    @property
-    def has_elimination(self) -> bool:
-        return self.format in (TournamentFormat.ELIMINATION, TournamentFormat.SWISS_CUT)
-
 
 class Role(models.TextChoices):
     ORGANIZER = "organizer", _("Organizer")

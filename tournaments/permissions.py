@@ -204,11 +204,6 @@ def ensure_can_referee_game(*, user: Any, game: Game) -> None:
         raise _deny(user)
 
 
-def ensure_can_view_tournament(*, user: Any, tournament: Tournament) -> None:
-    if not user_can_view_tournament(user=user, tournament=tournament):
-        raise _deny(user)
-
-
 # --------------------------------------------------------------------------- players' privacy
 
 

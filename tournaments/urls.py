@@ -3,13 +3,13 @@
 from django.urls import path
 
 from tournaments import (
-    export_views,
-    staff_views,
     views,
     views_organize,
     views_referee,
     views_score,
 )
+from tournaments.exports import views as export_views
+from tournaments.staff import views as staff_views
 
 app_name = "tournaments"
 

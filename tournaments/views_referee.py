@@ -36,8 +36,8 @@ from games.errors import DomainError, GameNotFound, StaleSequence
 from games.explanations import explain, verdict_label
 from games.kinds import has_knocks
 from games.presenters import game_view, placements_text
-from tournaments.csv_export import csv_text
 from tournaments.errors import NotFound
+from tournaments.exports.csv_export import csv_text
 from tournaments.models import Role, RulingChoice
 from tournaments.permissions import ensure_can_referee_game, user_tournament_roles
 from tournaments.selectors import game_view_for, tournament_get_visible

@@ -27,8 +27,8 @@ from tests.tournaments.factories import (
     UserFactory,
     seat_table,
 )
-from tournaments.csv_export import csv_cell, csv_text
-from tournaments.ical import CalendarEvent, escape_text, fold_line, render_calendar
+from tournaments.exports.csv_export import csv_cell, csv_text
+from tournaments.exports.ical import CalendarEvent, escape_text, fold_line, render_calendar
 from tournaments.models import NoShow, Role
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from tests.tournaments.factories import (
 )
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed, NotFound, UnknownUser
 from tournaments.models import Role, TournamentAudit, TournamentRole
-from tournaments.services.staff import staff_account_create, staff_add, staff_remove
+from tournaments.staff.services import staff_account_create, staff_add, staff_remove
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """The one-time set-password page of a staff account created by an organizer
-(:func:`tournaments.services.staff.staff_account_create`).
+(:func:`tournaments.staff.services.staff_account_create`).
 
 Django's password-reset confirmation, without mail: the organizer hands the link over
 in person. The token is ``default_token_generator``'s, which hashes the password, so the

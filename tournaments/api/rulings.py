@@ -16,8 +16,8 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments.api.base import NOT_FOUND, WRITE_ERRORS, ApiView
 from tournaments.api.serializers import ErrorSerializer, StaleSequenceErrorSerializer
-from tournaments.api.views import NOT_FOUND, WRITE_ERRORS, ApiView
 from tournaments.selectors import tournament_get_visible
 from tournaments.selectors.rulings import knock_preview_for, ruling_row, tournament_rulings
 from tournaments.services.rulings import MAX_NOTE, knock_ruling_record

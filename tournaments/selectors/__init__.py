@@ -4,7 +4,7 @@ Visibility-aware and query-bounded: what the user may not see is reported as not
 (:class:`~tournaments.errors.NotFound`, :class:`~games.errors.GameNotFound`), so private
 leagues, tournaments and their games stay hidden from the public. Who may see which
 tournament is said once, in :func:`visible_tournaments_q`. Selectors that feed the API's
-detail endpoints return plain data (dataclasses); ratings (``league_top_ratings``,
+detail endpoints return plain data (dataclasses); ratings (``top_ratings``,
 ``player_rating_histories``, ...) are :mod:`ratings.selectors`.
 
 Modules: :mod:`.visibility`, :mod:`.leagues`, :mod:`.tournaments`, :mod:`.standings`,
@@ -27,7 +27,6 @@ from tournaments.selectors.games import (
 from tournaments.selectors.leagues import (
     LeagueDetail,
     league_detail,
-    league_get,
     league_get_visible,
     league_list,
     league_top_ratings_shown,
@@ -44,7 +43,6 @@ from tournaments.selectors.players import (
     PlayerDetail,
     PlayerSummary,
     player_detail,
-    player_get,
     player_get_with_ratings,
     player_list,
     player_list_with_ratings,
@@ -53,7 +51,6 @@ from tournaments.selectors.players import (
     players_listed_q,
 )
 from tournaments.selectors.privacy import hidden_handle, hidden_label
-from tournaments.selectors.staff import StaffMember, tournament_staff
 from tournaments.selectors.standings import StandingRow, tournament_standings
 from tournaments.selectors.tournaments import (
     LeagueRef,
@@ -66,7 +63,6 @@ from tournaments.selectors.tournaments import (
     round_seats,
     round_tables,
     tournament_detail,
-    tournament_get,
     tournament_get_by_ref,
     tournament_get_visible,
     tournament_list,
@@ -82,8 +78,6 @@ from tournaments.selectors.visibility import (
 )
 
 __all__ = [
-    "StaffMember",
-    "tournament_staff",
     "Dashboard",
     "RoundPanel",
     "TableState",
@@ -111,12 +105,10 @@ __all__ = [
     "hidden_label",
     "home_tournaments",
     "league_detail",
-    "league_get",
     "league_get_visible",
     "league_list",
     "league_top_ratings_shown",
     "player_detail",
-    "player_get",
     "player_get_with_ratings",
     "player_list",
     "player_list_with_ratings",
@@ -130,7 +122,6 @@ __all__ = [
     "round_tables",
     "table_for_game",
     "tournament_detail",
-    "tournament_get",
     "tournament_get_by_ref",
     "tournament_get_visible",
     "tournament_list",

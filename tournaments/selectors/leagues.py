@@ -7,9 +7,9 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from ratings.selectors import LeaderboardEntry, league_top_ratings
+from ratings.selectors import LeaderboardEntry, top_ratings
 from tournaments.errors import NotFound
-from tournaments.models import League
+from tournaments.models import League, Player
 from tournaments.permissions import user_can_manage_league, user_is_signed_in, user_is_superuser
 from tournaments.selectors.privacy import hidden_handle, hidden_label, viewer_player_id
 
@@ -36,13 +36,6 @@ def league_list(*, user: Any = None) -> QuerySet[League]:
     return qs.filter(is_public=True)
 
 
-def league_get(*, slug: str) -> League:
-    try:
-        return League.objects.get(slug=slug)
-    except League.DoesNotExist as exc:
-        raise NotFound() from exc
-
-
 def league_get_visible(*, slug: str, user: Any) -> League:
     """The league with ``slug`` if the user may see it (public, or organizer), else NotFound."""
     league = league_list(user=user).filter(slug=slug).first()
@@ -57,7 +50,8 @@ def league_top_ratings_shown(
     """The league's best ratings, hidden players under their neutral names (unless the
     user is a superuser, the league's organizer or the player). 1 query (the hidden
     flag comes with the ratings), plus the organizer check when someone is hidden."""
-    entries = league_top_ratings(league=league, limit=limit)
+    registered = Player.objects.filter(registrations__tournament__league=league).values("pk")
+    entries = top_ratings(kind=league.kind, player_ids=registered, limit=limit)
     hidden = {e.handle: e.player_id for e in entries if e.hidden}
     if not hidden or user_is_superuser(user=user):
         return entries

@@ -43,13 +43,6 @@ class PlayerDetail:
     history: dict[str, list[RatingHistoryEntry]]
 
 
-def player_get(*, handle: str) -> Player:
-    try:
-        return Player.objects.get(handle=handle)
-    except Player.DoesNotExist as exc:
-        raise NotFound() from exc
-
-
 def players_listed_q(*, user: Any) -> Q:
     """Players a user finds in lists and search: not hidden ones, except their own
     player; superusers find everyone."""

@@ -63,13 +63,6 @@ def tournament_list(*, user: Any = None, league: Any = None) -> QuerySet[Tournam
     return qs
 
 
-def tournament_get(*, tournament_id: Any) -> Tournament:
-    try:
-        return Tournament.objects.select_related("league").get(pk=int(tournament_id))
-    except (TypeError, ValueError, OverflowError, Tournament.DoesNotExist) as exc:
-        raise NotFound() from exc
-
-
 def tournament_get_by_ref(*, ref: str) -> Tournament:
     """The tournament named by ``ref``: an id, or ``LEAGUE-SLUG/TOURNAMENT-SLUG``."""
     qs = Tournament.objects.select_related("league")

@@ -47,24 +47,8 @@ from tournaments.services.registration import (
     registration_create_many,
     registration_csv_parse,
 )
-from tournaments.services.staff import (
-    STAFF_ROLES,
-    StaffAccount,
-    staff_account_create,
-    staff_account_link,
-    staff_add,
-    staff_remove,
-    staff_set_password_path,
-)
 
 __all__ = [
-    "STAFF_ROLES",
-    "StaffAccount",
-    "staff_account_create",
-    "staff_account_link",
-    "staff_add",
-    "staff_remove",
-    "staff_set_password_path",
     "friendly_game_create",
     "game_record_event",
     "game_record_log",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import template
@@ -24,12 +23,6 @@ def get_item(mapping: Any, key: Any) -> Any:
             return mapping.get(str(key))
         except AttributeError:
             return None
-
-
-@register.filter
-def compact_json(value: Any) -> str:
-    """One-line JSON (for events in the log)."""
-    return json.dumps(value, separators=(", ", ": "), ensure_ascii=False, default=str)
 
 
 @register.filter

@@ -15,7 +15,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
-from tournaments.ical import CalendarEvent
+from tournaments.exports.ical import CalendarEvent
 from tournaments.models import (
     TIEBREAK_BUCHHOLZ,
     TIEBREAK_FIRSTS,

@@ -1,7 +1,7 @@
 """Staff API: ``GET/POST /api/tournaments/<id>/staff``, ``DELETE .../staff/<username>``.
 
-Thin views over :mod:`tournaments.services.staff` and
-:func:`tournaments.selectors.staff.tournament_staff`: organizers of the tournament list,
+Thin views over :mod:`tournaments.staff.services` and
+:func:`tournaments.staff.selectors.tournament_staff`: organizers of the tournament list,
 add and remove scorekeepers and referees; organizers of its league (and superusers)
 also create accounts (``"create": true``), answered with the one-time set-password link.
 Anonymous callers get 401, other users 403, a tournament they may not see 404.
@@ -15,10 +15,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.api.views import EVENT_ERRORS, ApiView
+from tournaments.api.base import EVENT_ERRORS, ApiView
 from tournaments.selectors import tournament_get_visible
-from tournaments.selectors.staff import tournament_staff
-from tournaments.services.staff import STAFF_ROLES, staff_account_create, staff_add, staff_remove
+from tournaments.staff.selectors import tournament_staff
+from tournaments.staff.services import STAFF_ROLES, staff_account_create, staff_add, staff_remove
 
 
 class StaffMemberSerializer(serializers.Serializer):

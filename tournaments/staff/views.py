@@ -1,6 +1,6 @@
 """The organizers' staff page: ``/tournaments/<pk>/organize/staff/``.
 
-Thin: the services (:mod:`tournaments.services.staff`) check the roles and validate;
+Thin: the services (:mod:`tournaments.staff.services`) check the roles and validate;
 this view only routes the forms (``action`` = ``add`` | ``create`` | ``remove`` |
 ``link``: a new set-password link for an account whose password is not set yet).
 Anonymous visitors are sent to log in, signed-in users without the organizer role get
@@ -25,8 +25,8 @@ from tournaments.errors import NotFound
 from tournaments.models import Role, Tournament
 from tournaments.permissions import user_can_manage_league, user_can_manage_tournament
 from tournaments.selectors import tournament_get_visible
-from tournaments.selectors.staff import tournament_staff
-from tournaments.services.staff import (
+from tournaments.staff.selectors import tournament_staff
+from tournaments.staff.services import (
     STAFF_ROLES,
     staff_account_create,
     staff_account_link,

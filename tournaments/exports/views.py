@@ -3,8 +3,8 @@
 Standings and results are public like the tournament page (a tournament the visitor
 may not see answers 404; hidden players masked as on the page); the players list is
 for the tournament's organizers (anonymous: the login page, others 403). The rows come
-from :mod:`tournaments.selectors.exports`; the text from the pure
-:mod:`tournaments.csv_export` and :mod:`tournaments.ical`.
+from :mod:`tournaments.exports.selectors`; the text from the pure
+:mod:`tournaments.exports.csv_export` and :mod:`tournaments.exports.ical`.
 """
 
 from __future__ import annotations
@@ -19,19 +19,19 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from tournaments.csv_export import csv_text
 from tournaments.errors import NotFound
-from tournaments.ical import render_calendar
-from tournaments.models import Tournament
-from tournaments.selectors import league_get_visible, tournament_get_visible
-from tournaments.selectors.exports import (
+from tournaments.exports.csv_export import csv_text
+from tournaments.exports.ical import render_calendar
+from tournaments.exports.selectors import (
     Rows,
     league_calendar_events,
     players_export,
     results_export,
     standings_export,
 )
-from tournaments.staff_views import organizer_tournament
+from tournaments.models import Tournament
+from tournaments.selectors import league_get_visible, tournament_get_visible
+from tournaments.staff.views import organizer_tournament
 
 
 def _not_found_as_404(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
