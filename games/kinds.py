@@ -65,6 +65,13 @@ def ruling_event(kind: str, *, by: str, ruling: str, referee: str) -> dict[str, 
     return engine.game_class(kind).ruling_event(by, ruling, referee)
 
 
+def ruling_of(kind: object, event: object) -> tuple[str, str] | None:
+    """``(knocker, ruling)`` when ``event`` is a referee's ruling on a knock in a game
+    of ``kind`` (the engine's ``ruling_of``), else ``None``."""
+    cls = _class(kind)
+    return None if cls is None else cls.ruling_of(event)
+
+
 def reserved_names() -> frozenset[str]:
     """Names no player may have, because some kind's logs use them (TOCK: ``center``).
     A handle plays every kind, so a name reserved by any kind is refused."""

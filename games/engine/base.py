@@ -619,6 +619,13 @@ class Game(ABC):
         :attr:`has_knocks` has one (``InvalidEvent`` otherwise)."""
         raise InvalidEvent(f"{cls.title} has no knocks to rule on")
 
+    @classmethod
+    def ruling_of(cls, event: Any) -> tuple[str, str] | None:
+        """``(knocker, ruling)`` when ``event`` records a referee's ruling on a knock
+        (the inverse of :meth:`ruling_event`), else ``None`` (always, for a kind
+        without knocks)."""
+        return None
+
     def named_event(self, event: dict[str, Any]) -> dict[str, Any]:
         """``event`` with the cards it would move filled in when the engine deals them
         (a seeded deal or draw), so that a log recorded move by move replays without

@@ -259,3 +259,32 @@ def test_a_ruling_that_changes_placements_changes_standings(game, as_user, tourn
     assert confirmed != game.placements  # had the engine's verdict stood, bob would be last
     rows = {r.handle: r for r in tournament_standings(tournament=tournament)}
     assert rows["ann"].points < rows["bob"].points
+
+
+def test_a_ruling_sent_as_an_event_stores_its_ruling_record(game, as_user):
+    """The API's events endpoint accepts a knock carrying a ruling (the engine applies
+    it): the choke point stores its Ruling as the referee endpoint does, confirmed
+    when it applies the engine's verdict, an override otherwise; a whole log too."""
+    record(game, logs.FORGOT_DISCARD)
+    client = as_user("referee")
+    url = reverse("api:game-events", args=[game.pk])
+    event = {"type": "tock", "player": "bob", "ruling": "incorrect", "referee": "t-referee"}
+    response = client.post(url, {"event": event, "sequence": game.last_sequence + 1}, format="json")
+    assert response.status_code == 201, response.json()
+    ruling = Ruling.objects.get(game=game)
+    assert (ruling.knocker, ruling.against, ruling.engine_verdict) == ("bob", "ann", "correct")
+    assert (ruling.ruling, ruling.applied, ruling.note) == ("incorrect", "incorrect", "")
+    assert ruling.sequence == game.last_sequence + 1 and ruling.referee.username == "t-referee"
+    listed = client.get(reverse("api:tournament-rulings", args=[ruling.tournament_id]))
+    assert [r["sequence"] for r in listed.json()] == [ruling.sequence]
+
+    other = Game.objects.create(kind="tock", players=list(game.players))
+    confirmed = {**event, "ruling": "correct"}
+    game_record_log(game=other, log=[*logs.FORGOT_DISCARD, confirmed], user=SYSTEM)
+    stored = Ruling.objects.get(game=other)
+    assert (stored.ruling, stored.applied, stored.engine_verdict) == (
+        "confirm",
+        "correct",
+        "correct",
+    )
+    assert stored.sequence == len(logs.FORGOT_DISCARD) + 1

@@ -42,6 +42,7 @@ Standings are computed from the stored results on read, so they follow at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -49,7 +50,9 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games import services as game_services
-from games.errors import LogRejected, ResultMismatch
+from games.errors import EventRejected, LogRejected, ResultMismatch
+from games.explanations import explain
+from games.kinds import ruling_of
 from games.models import Game, GameEvent
 from games.selectors import game_get
 from games.services import RecordOutcome
@@ -64,10 +67,24 @@ from tournaments.permissions import (
     user_can_referee_game,
 )
 from tournaments.selectors.games import remember_table, table_for_game, table_with_game
+from tournaments.selectors.rulings import knock_preview_of
 
 
 def _resolve(game: Game | int | str) -> Game:
     return game if isinstance(game, Game) else game_get(game_id=game)
+
+
+@dataclass(frozen=True)
+class RulingDecision:
+    """What a referee decided on a knock (the referee page): their ``choice``
+    (``confirm``, ``correct`` or ``incorrect``), the ``note`` and the engine's
+    ``preview`` they ruled on (computed under the game's lock, so it is not computed
+    again). A ruling arriving without one (the API's events, a whole log) is recorded
+    as a confirmation when it applies the engine's verdict, else as that override."""
+
+    choice: str
+    note: str
+    preview: Mapping[str, Any]
 
 
 def _needs_referee(*, kind: str, events: Iterable[Any]) -> bool:
@@ -109,6 +126,7 @@ def _write(
     write: Callable[[Game], RecordOutcome],
     shown: bool = False,
     within: bool = True,
+    decision: RulingDecision | None = None,
 ) -> RecordOutcome:
     """The choke point: ``write`` and what must follow it, in one transaction, for a
     user whose recording role is already checked.
@@ -128,13 +146,90 @@ def _write(
     ):
         raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
+    rulings = [(i, found) for i, e in enumerate(events) if (found := ruling_of(game.kind, e))]
     with transaction.atomic(durable=not within):
-        before = _result_before(game) if corrects else None
+        before = _result_before(game) if corrects or rulings else None
+        previews = _knock_previews(game, events, rulings, decision) if rulings else []
         outcome = write(game)
         if before is not None and outcome.events_added:
-            _record_corrections(outcome=outcome, user=user, before=before)
+            if corrects:
+                _record_corrections(outcome=outcome, user=user, before=before)
+            if rulings:
+                _record_rulings(
+                    outcome=outcome,
+                    user=user,
+                    last_before=before[0],
+                    events=events,
+                    previews=previews,
+                    decision=decision,
+                )
         _record_change(outcome, shown=shown)
     return outcome
+
+
+def _knock_previews(
+    game: Game,
+    events: list[Any],
+    rulings: list[tuple[int, tuple[str, str]]],
+    decision: RulingDecision | None,
+) -> list[tuple[int, str, str, Mapping[str, Any]]]:
+    """The engine's preview of every knock ruling among ``events``, on the position it
+    is recorded on, before anything is written (the game's row is locked): ``(index,
+    knocker, ruling, preview)``. One event appended: the stored log; a whole log: its
+    own events before the ruling. A knock the engine finds invalid is refused."""
+    found = []
+    for index, (by, ruling) in rulings:
+        if len(events) == 1 and decision is not None:
+            preview = decision.preview
+        elif len(events) == 1:  # the game as locked now (its row is locked already)
+            preview = knock_preview_of(game=Game.objects.get(pk=game.pk), by=by)
+        else:
+            preview = engine.knock_preview(events[:index], by)
+        if preview["verdict"] == "invalid":
+            raise EventRejected(explain(preview))
+        found.append((index, by, ruling, preview))
+    return found
+
+
+def _record_rulings(
+    *,
+    outcome: RecordOutcome,
+    user: Any,
+    last_before: int,
+    events: list[Any],
+    previews: list[tuple[int, str, str, Mapping[str, Any]]],
+    decision: RulingDecision | None,
+) -> None:
+    """A :class:`Ruling` for each knock ruling the write stored, however it arrived (the
+    referee page, the API's events, a whole log): the knocker, whom it was judged
+    against, the engine's verdict and the ruling applied."""
+    game = outcome.game
+    first = game.last_sequence - len(events) + 1  # the sequence of events[0]
+    tournament = game_tournament(game=game)
+    referee = user if getattr(user, "pk", None) else None
+    for index, by, applied, preview in previews:
+        sequence = first + index
+        if sequence <= last_before:
+            continue  # already stored (a log sent again with more events)
+        verdict = preview["verdict"]
+        if decision is not None:
+            choice, note = decision.choice, decision.note
+        else:
+            choice, note = (RulingChoice.CONFIRM if applied == verdict else applied), ""
+        Ruling.objects.create(
+            game=game,
+            tournament=tournament,
+            referee=referee,
+            sequence=sequence,
+            knocker=by,
+            against=preview["against"] or "",
+            engine_verdict=verdict,
+            engine_code=preview["code"],
+            ruling=choice,
+            applied=applied,
+            note=note,
+        )
+    change_recorded(RulingRecorded(game_id=game.pk, tournament_id=getattr(tournament, "pk", None)))
 
 
 def _result_before(game: Game) -> tuple[int, Any]:
@@ -226,13 +321,17 @@ def game_record_event(
     user: Any,
     idempotency_key: str | None = None,
     within: bool = False,
+    decision: RulingDecision | None = None,
 ) -> RecordOutcome:
     """Append one event (see :func:`games.services.game_append_event` for the rules).
 
     ``idempotency_key`` (the API's ``Idempotency-Key`` header, the score page's hidden
     key): a request repeating an earlier one with that key stores nothing and returns
     the stored event (``outcome.replayed``); nothing follows it (no live message, no
-    rating), since nothing changed."""
+    rating), since nothing changed.
+
+    ``decision``: a knock ruling from the referee page (:class:`RulingDecision`); a
+    ruling without one is recorded as the engine's verdict confirmed or overridden."""
     game = _resolve_with_table(game)
     ensure_can_record_game(user=user, game=game)
     outcome = _write(
@@ -247,6 +346,7 @@ def game_record_event(
             idempotency_key=idempotency_key,
         ),
         within=within,
+        decision=decision,
     )
     if not outcome.result_changed:  # the table did not change (its round may have)
         remember_table(game=outcome.game, table=table_for_game(game=game))

@@ -2,10 +2,11 @@
 
 :func:`knock_ruling_record` is the one way a ruling is stored: ONE ``tock`` event
 carrying the ruling and the referee, appended through the recording choke point
-(:func:`tournaments.services.recording.game_record_event`: the same sequence check, so a
+(:func:`tournaments.services.recording.game_record_event`: its sequence check, so a
 stale page gets 409 and two referees never both rule; the same follow-ups: round,
-standings, ratings, live pages), plus a :class:`~tournaments.models.Ruling` record, in
-one transaction (nothing half-stored).
+standings, ratings, live pages), where the choke point stores its
+:class:`~tournaments.models.Ruling` record, in one transaction (nothing half-stored).
+A ruling sent as an event through the API is recorded the same way.
 
 Rules:
 
@@ -32,16 +33,16 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.errors import EventRejected, GameFinished, MalformedInput, StaleSequence
+from games.errors import EventRejected, GameFinished, MalformedInput
 from games.explanations import explain
 from games.kinds import ruling_event
 from games.models import Game
 from games.selectors import game_get
 from games.services import validate_placements
 from tournaments.models import Ruling, RulingChoice
-from tournaments.permissions import ensure_can_referee_game, game_tournament
+from tournaments.permissions import ensure_can_referee_game
 from tournaments.selectors.rulings import knock_preview_of, result_correctable
-from tournaments.services.recording import game_record_event
+from tournaments.services.recording import RulingDecision, game_record_event
 
 MAX_NOTE = 2000
 
@@ -68,10 +69,11 @@ def knock_ruling_record(
         raise MalformedInput(
             _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
         )
-    with transaction.atomic():
+    with transaction.atomic(durable=True):
+        # The engine's verdict on exactly the position the ruling is appended to: the
+        # row locked, the preview computed once (the choke point records it with the
+        # ruling); the append checks the sequence, so a stale page gets 409.
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        if not isinstance(expected_sequence, int) or expected_sequence != locked.last_sequence + 1:
-            raise StaleSequence(locked.last_sequence, expected_sequence)
         preview = knock_preview_of(game=locked, by=by)
         if preview["verdict"] == "invalid":
             raise EventRejected(explain(preview))
@@ -85,21 +87,14 @@ def knock_ruling_record(
             referee=getattr(user, "username", "") or "referee",
         )
         outcome = game_record_event(
-            game=locked, event=event, expected_sequence=expected_sequence, user=user, within=True
+            game=locked,
+            event=event,
+            expected_sequence=expected_sequence,
+            user=user,
+            within=True,
+            decision=RulingDecision(choice=ruling, note=note, preview=preview),
         )
-        return Ruling.objects.create(
-            game=outcome.game,
-            tournament=game_tournament(game=outcome.game),
-            referee=user if getattr(user, "pk", None) else None,
-            sequence=outcome.game.last_sequence,
-            knocker=by,
-            against=preview["against"] or "",
-            engine_verdict=preview["verdict"],
-            engine_code=preview["code"],
-            ruling=ruling,
-            applied=applied,
-            note=note,
-        )
+        return Ruling.objects.get(game=outcome.game, sequence=outcome.game.last_sequence)
 
 
 def result_correction_record(

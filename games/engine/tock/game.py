@@ -837,6 +837,18 @@ class TockGame(Game):
         ``"incorrect"``), which the engine applies instead of its own verdict."""
         return {"type": "tock", "player": by, "ruling": ruling, "referee": referee}
 
+    @classmethod
+    def ruling_of(cls, event: Any) -> tuple[str, str] | None:
+        """A knock carrying a ``ruling``: its knocker and the ruling applied."""
+        if (
+            isinstance(event, Mapping)
+            and event.get("type") == "tock"
+            and isinstance(event.get("player"), str)
+            and event.get("ruling") in RULINGS
+        ):
+            return event["player"], event["ruling"]
+        return None
+
     def pending_infractions(self) -> list[dict[str, Any]]:
         """Unpenalised infractions a knock made now would be judged on."""
         if self.knock_target() is None:
