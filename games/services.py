@@ -32,8 +32,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import games.engine as engine
-from games.engine import jsonio
-from games.engine.log import MAX_DEPTH
 from games.errors import (
     EventRejected,
     GameFinished,
@@ -45,13 +43,20 @@ from games.errors import (
     ResultMismatch,
     StaleSequence,
 )
+from games.inputs import (  # noqa: F401  (the inputs' checks are part of this API)
+    IDEMPOTENCY_KEY_RE,
+    MAX_EVENT_BYTES,
+    MAX_LOG_BYTES,
+    check_idempotency_key,
+    check_input_text,
+    check_sequence_number,
+    game_log_parse,
+    normalize_event,
+    validate_placements,
+)
 from games.kinds import is_game_kind
 from games.models import Game, GameEvent, GameStatus, ResultSource
 from games.selectors import game_engine
-
-#: Largest accepted event (serialized), and log (bytes).
-MAX_EVENT_BYTES = 16 * 1024
-MAX_LOG_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -80,70 +85,6 @@ def _actor(user: Any) -> Any:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return user
-
-
-def _normalize_event(event: Any) -> dict[str, Any]:
-    """Check that ``event`` is a JSON object of bounded size; return a JSON-clean copy."""
-    if not isinstance(event, Mapping):
-        raise MalformedInput(_("An event must be a JSON object."))
-    check_input_text(dict(event))
-    try:
-        text = jsonio.dumps(dict(event))
-    except (TypeError, ValueError) as exc:
-        raise MalformedInput(_("The event is not valid JSON: %(error)s") % {"error": exc}) from exc
-    if len(text) > MAX_EVENT_BYTES:
-        raise MalformedInput(_("The event is too large."))
-    return jsonio.loads(text)
-
-
-def check_input_text(value: Any) -> None:
-    """Refuse what cannot be stored or shown, before anything walks it recursively: text
-    with NUL characters (PostgreSQL's jsonb refuses ``\\u0000``) or with lone surrogates
-    (not Unicode: no database or response can encode them), and nesting deeper than
-    the engine allows. An iterative walk that stops at the depth limit. A 400."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                raise MalformedInput(_("Text may not contain NUL characters."))
-            if not item.isascii():
-                try:
-                    item.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise MalformedInput(_("Text must be valid Unicode.")) from None
-        if depth > MAX_DEPTH:  # the engine's rule (games.engine.log.check_depth)
-            raise MalformedInput(
-                _("The input is nested too deeply (at most %(n)d levels).") % {"n": MAX_DEPTH}
-            )
-        if isinstance(item, dict | list):
-            if isinstance(item, dict):
-                stack.extend((k, depth + 1) for k in item)
-                stack.extend((v, depth + 1) for v in item.values())
-            else:
-                stack.extend((v, depth + 1) for v in item)
-
-
-#: An ``Idempotency-Key``: 1 to 100 visible ASCII characters (no spaces), e.g. a UUID.
-IDEMPOTENCY_KEY_RE = re.compile(r"[\x21-\x7e]{1,100}")
-
-
-def check_idempotency_key(value: Any) -> str | None:
-    """``value`` as an idempotency key (``None``: no key), or :class:`MalformedInput`
-    (400) when it is not 1 to 100 visible ASCII characters."""
-    if value is None:
-        return None
-    if not isinstance(value, str) or not IDEMPOTENCY_KEY_RE.fullmatch(value):
-        raise MalformedInput(
-            _("An Idempotency-Key must be 1 to 100 visible ASCII characters (no spaces).")
-        )
-    return value
-
-
-def _check_sequence_number(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise MalformedInput(_("The expected sequence number must be a positive integer."))
-    return value
 
 
 def _check_start(game: Game, start_event: dict[str, Any], eng: engine.Game) -> None:
@@ -257,8 +198,8 @@ def game_append_event(
     Nothing is stored unless the event is accepted. The state cache is advanced by
     pushing the one event onto the cached state (no replay when the cache is fresh).
     """
-    expected_sequence = _check_sequence_number(expected_sequence)
-    data = _normalize_event(event)
+    expected_sequence = check_sequence_number(expected_sequence)
+    data = normalize_event(event)
     key = check_idempotency_key(idempotency_key)
     with transaction.atomic():
         game = _locked(game)
@@ -330,34 +271,6 @@ def _replay_of(
     )
 
 
-def game_log_parse(*, log: str | bytes | Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Parse a log (JSON Lines text, or event objects) into JSON-clean event dicts.
-
-    Raises :class:`LogRejected` naming the 1-based line of the first malformed line.
-    Only the form is checked here; the rules are the engine's (:func:`game_attach_log`).
-    """
-    if isinstance(log, str | bytes):
-        if len(log) > MAX_LOG_BYTES:
-            raise MalformedInput(_("The log is too large."))
-        try:
-            parsed = engine.parse_log(log)
-        except engine.LogError as exc:
-            raise LogRejected(exc.line, exc.reason) from exc
-        for n, event in enumerate(parsed, start=1):
-            try:
-                check_input_text(event)
-            except MalformedInput as exc:
-                raise LogRejected(n, str(exc.message)) from exc
-        return parsed
-    events = []
-    for n, event in enumerate(log, start=1):
-        try:
-            events.append(_normalize_event(event))
-        except MalformedInput as exc:
-            raise LogRejected(n, str(exc.message)) from exc
-    return events
-
-
 def game_attach_log(
     *, game: Game | int, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
 ) -> RecordOutcome:
@@ -414,49 +327,6 @@ def game_attach_log(
         changed = _apply_derived(game, eng)
         game.save()
     return RecordOutcome(game=game, events_added=len(new), result_changed=changed)
-
-
-def validate_placements(*, kind: str, players: list[str], placements: Any) -> dict[str, int]:
-    """The placements in seat order, checked by the game kind's own rule
-    (:meth:`games.engine.Game.check_placements`: every seated player gets exactly one
-    place; places are competition ranks, ties share and the next place is skipped:
-    1, 2, 2, 4). The engine's codes become translated errors here."""
-    try:
-        return engine.game_class(kind).check_placements(players, placements)
-    except engine.InvalidPlacements as exc:
-        raise _placements_error(exc) from exc
-    except engine.EngineError as exc:  # a kind the engine cannot play
-        raise MalformedInput(_("Unknown game kind %(kind)r.") % {"kind": kind}) from exc
-
-
-def _placements_error(exc: engine.InvalidPlacements) -> MalformedInput | ResultMismatch:
-    params = exc.params
-    if exc.code == "not_a_mapping":
-        return MalformedInput(_("Placements must be an object mapping player to place."))
-    if exc.code == "players_mismatch":
-        return ResultMismatch(
-            _(
-                "Placements do not match the seated players (missing: %(missing)s; not seated: "
-                "%(unknown)s)."
-            )
-            % {
-                "missing": ", ".join(params["missing"]) or "-",
-                "unknown": ", ".join(params["unknown"]) or "-",
-            }
-        )
-    if exc.code == "bad_place":
-        return ResultMismatch(
-            _("The place of %(player)s must be an integer from 1 to %(n)d.")
-            % {"player": params["player"], "n": params["n"]}
-        )
-    if exc.code == "not_competition_ranks":
-        return ResultMismatch(
-            _(
-                "Places must be competition ranks: ties share a place, then places are skipped "
-                "(e.g. 1, 2, 2, 4)."
-            )
-        )
-    return ResultMismatch(str(exc))  # a kind's own rule: the engine's English reason
 
 
 def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> RecordOutcome:
