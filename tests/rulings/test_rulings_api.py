@@ -259,3 +259,15 @@ def test_a_ruling_that_changes_placements_changes_standings(game, as_user, tourn
     assert confirmed != game.placements  # had the engine's verdict stood, bob would be last
     rows = {r.handle: r for r in tournament_standings(tournament=tournament)}
     assert rows["ann"].points < rows["bob"].points
+
+
+@pytest.mark.parametrize("kind", ["casino", "uno"])
+def test_knock_preview_of_a_kind_without_knocks_is_404(game, as_user, kind):
+    Game.objects.filter(pk=game.pk).update(kind=kind)
+    response = preview(as_user("referee"), game, "bob")
+    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+    assert "for TOCK games" in response.json()["detail"]
+    schema = as_user("referee").get("/api/schema/", {"format": "json"}).json()
+    path = next(p for p in schema["paths"] if p.endswith("/knock-preview"))
+    assert "404" in schema["paths"][path]["get"]["responses"]
+    assert "422" not in schema["paths"][path]["get"]["responses"]
