@@ -88,10 +88,7 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return _render(request, shown, by=request.GET.get("by", ""))
     by = request.POST.get("by", "")
-    try:
-        sequence = int(request.POST.get("sequence", ""))
-    except ValueError:
-        sequence = -1
+    sequence = _small_number(request.POST.get("sequence", "").strip(), default=-1)
     if request.POST.get("action") == "correct-result":
         return _correct_result(request, shown, sequence)
     try:
@@ -113,6 +110,13 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _small_number(text: str, *, default: Any) -> Any:
+    """``text`` as an integer when it is one to nine ASCII digits, else ``default``:
+    ``str.isdigit`` also accepts ``"²"`` (which ``int`` refuses) and ``int`` refuses more
+    than 4,300 digits, so neither decides alone."""
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else default
+
+
 def _posted_places(request: HttpRequest, players: list[str]) -> dict[str, Any]:
     """The correction form's places (``place-1`` .. ``place-N`` in seat order, so that no
     handle needs to be a form field name): integers where given as such, else the text
@@ -120,7 +124,7 @@ def _posted_places(request: HttpRequest, players: list[str]) -> dict[str, Any]:
     places: dict[str, Any] = {}
     for i, handle in enumerate(players, start=1):
         raw = request.POST.get(f"place-{i}", "").strip()
-        places[handle] = int(raw) if raw.isdigit() else raw
+        places[handle] = _small_number(raw, default=raw)
     return places
 
 

@@ -44,6 +44,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from games.engine.log import MAX_DEPTH
 from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
 from games.presenters import Names, game_log_lines, game_view, presenter_for
 from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
@@ -161,6 +162,10 @@ def _post_log(request: HttpRequest, shown: VisibleGame) -> str:
 def _json_object(text: str) -> Any:
     try:
         return json.loads(text)
+    except RecursionError:  # the stdlib parser recurses once per bracket ("[[[[...")
+        raise MalformedInput(
+            _("The input is nested too deeply (at most %(n)d levels).") % {"n": MAX_DEPTH}
+        ) from None
     except ValueError:
         raise MalformedInput(_("The event is not valid JSON.")) from None
 

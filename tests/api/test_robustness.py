@@ -44,6 +44,22 @@ def test_a_number_too_large_for_a_float_is_400_not_silently_null(game, as_user, 
     assert_untouched(game)
 
 
+@pytest.mark.parametrize("sequence", ['"5"', '"1"', "1.0", "true", "null"])
+def test_a_sequence_that_is_no_json_integer_is_400(game, as_user, sequence):
+    body = '{"event": ' + start_event_text('"s"') + ', "sequence": ' + sequence + "}"
+    response = as_user("scorekeeper").post(
+        events_url(game.pk), data=body, content_type="application/json"
+    )
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "invalid" and "sequence" in response.json()["errors"]
+    assert_untouched(game)
+    good = body.replace('"sequence": ' + sequence, '"sequence": 1')
+    response = as_user("scorekeeper").post(
+        events_url(game.pk), data=good, content_type="application/json"
+    )
+    assert response.status_code == 201
+
+
 def test_a_log_as_json_with_an_overflowing_number_is_400(game, as_user):
     body = '{"log": [' + start_event_text("1e400") + "]}"
     response = as_user("scorekeeper").post(

@@ -131,6 +131,35 @@ def test_wild_draw_four_up_cards_go_back_to_the_bottom():
             deal(g2, up)
 
 
+def _finish_first_hand(g):
+    play(g, "b", "G2", uno=True)
+    play(g, "a", "G6")
+    play(g, "b", "GD")  # out
+    draw(g, "a")
+
+
+@pytest.mark.parametrize("later", [False, True], ids=["first hand", "second hand"])
+def test_unseeded_deal_the_same_w4_may_come_up_again(later):
+    """A W4 turned up goes back into the draw pile before the next card is turned, so
+    with three W4s in hands the fourth may come up twice."""
+    g = _down_to_two() if later else new_game()
+    if later:
+        _finish_first_hand(g)
+    deal(g, ["W4", "W4", "R8"], a=["W4", "W4", "W4", "R1", "R2", "R3", "G1"])
+    s = g.summary()
+    assert s["top"] == "R8" and s["hand"] == (2 if later else 1)
+    assert s["hands"]["a"][:3] == ["W4", "W4", "W4"]
+    assert s["draw_pile"] == 108 - 7 * len(g.players) - 1 and pile(g)["W4"] == 1
+    # the four W4s dealt: none is left to turn up
+    g2 = _down_to_two() if later else new_game()
+    if later:
+        _finish_first_hand(g2)
+    with pytest.raises(engine.IllegalMove, match="more W4 than the classic deck holds"):
+        deal(g2, ["W4", "R8"], a=["W4", "W4", "W4", "W4", "R2", "R3", "G1"])
+    with pytest.raises(engine.IllegalMove, match="more R8 than the classic deck holds"):
+        deal(g2, ["W4", "R8"], a=["R8", "R8", "R1", "R2", "R3", "G1", "G2"])
+
+
 def test_seeded_deal_follows_the_documented_shuffle():
     g = new_game(("a", "b", "c"), seed="s", dealer="b")
     g.push({"type": "deal"})

@@ -23,13 +23,13 @@ NOTE = (
 )
 
 
-def _correct(world) -> Game:
+def _correct(world, note: str = NOTE) -> Game:
     game = Game.objects.get(pk=world.game_ids[0])  # round 1, table 1: maria plays
     ranks = {h: len(game.players) + 1 - game.placements[h] for h in game.players}
     result_correction_record(
         game=game,
         placements=ranks,
-        note=NOTE,
+        note=note,
         expected_sequence=game.last_sequence + 1,
         user=world.referee,
     )
@@ -84,3 +84,36 @@ def test_mask_text_matches_whole_names_and_words_whatever_the_case_and_accents(w
     assert mask_text("MARIA GARCIA BONET", texts) == "Player 9"
     assert mask_text("Mariano and Garcías", texts) == "Mariano and Garcías"
     assert mask_text("", texts) == "" and mask_text("no name here", {}) == "no name here"
+
+
+#: The name joined by "_", "." or "-", and accents written apart (NFD: a letter, then
+#: U+0301), in any case.
+SPELLED_APART = (
+    "maria_garcia signed; Mari\u0301a Garci\u0301a.Bonet agreed; GARCI\u0301A_BONET and "
+    "bonet too. Mariano_Rossi saw it."
+)
+
+
+def test_mask_text_matches_names_joined_by_separators_and_decomposed_accents(world):
+    maria = Player.objects.get(handle=SECRET_HANDLE)
+    shown = Player(pk=maria.pk, handle="Player-9", display_name="Player 9")
+    texts = name_texts(player=maria, shown=shown)
+    assert mask_text(SPELLED_APART, texts) == (
+        "Player-9 signed; Player 9 agreed; Player 9_Player 9 and Player 9 too. "
+        "Mariano_Rossi saw it."
+    )
+    assert mask_text("maria_garcia_bonet", texts) == "Player 9"
+    assert mask_text("Garcías and Mari\u0301ano", texts) == "Garcías and Mari\u0301ano"
+
+
+def test_a_note_spelling_a_hidden_name_apart_is_masked_for_the_public(world):
+    game = _correct(world, SPELLED_APART)
+    _hide(world)
+    for client in (_client(), _client(world.stranger)):
+        shown = _texts(client, world, game)
+        assert [url for url, text in shown.items() if _leaks(text)] == []
+        for text in shown.values():
+            assert "maria_garcia" not in text.casefold() and "bonet" not in text.casefold()
+            assert "i\u0301a" not in text
+    page = _client(world.referee).get(f"/tournaments/{world.tournament.pk}/rulings/")
+    assert "maria_garcia signed" in page.content.decode()

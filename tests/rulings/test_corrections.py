@@ -219,6 +219,27 @@ def test_the_referee_page_corrects_a_finished_game(
     assert Ruling.objects.count() == 1
 
 
+@pytest.mark.parametrize("place", ["²", "9" * 5_000, "٣", "1_0", "-1", "1.0", "9" * 10])
+def test_the_referee_page_refuses_a_place_that_is_no_small_whole_number(
+    game, staff, simulated_log, django_capture_on_commit_callbacks, place
+):
+    log = finished(game, simulated_log, django_capture_on_commit_callbacks)
+    played = dict(game.placements)
+    body = {"action": "correct-result", "sequence": len(log) + 1, "note": "miscounted"}
+    body.update({f"place-{i}": played[h] for i, h in enumerate(HANDLES, start=1)})
+    response = browser(staff["referee"]).post(referee_page(game), {**body, "place-1": place})
+    assert response.status_code == 400
+    assert "must be an integer from 1 to 4" in response.content.decode()
+    for sequence in ("²", "9" * 5_000):
+        response = browser(staff["referee"]).post(
+            referee_page(game), {**body, "sequence": sequence}
+        )
+        assert response.status_code == 400
+        assert "must be a positive integer" in response.content.decode()
+    game.refresh_from_db()
+    assert game.placements == played and not Ruling.objects.exists()
+
+
 def test_refused_while_the_game_is_in_progress(game, staff, as_user):
     record(game, logs.CLEAN)
     places = {h: i for i, h in enumerate(HANDLES, start=1)}

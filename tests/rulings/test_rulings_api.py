@@ -288,3 +288,15 @@ def test_a_ruling_sent_as_an_event_stores_its_ruling_record(game, as_user):
         "correct",
     )
     assert stored.sequence == len(logs.FORGOT_DISCARD) + 1
+
+
+@pytest.mark.parametrize("kind", ["casino", "uno"])
+def test_knock_preview_of_a_kind_without_knocks_is_404(game, as_user, kind):
+    Game.objects.filter(pk=game.pk).update(kind=kind)
+    response = preview(as_user("referee"), game, "bob")
+    assert response.status_code == 404 and response.json()["code"] == "game_not_found"
+    assert "for TOCK games" in response.json()["detail"]
+    schema = as_user("referee").get("/api/schema/", {"format": "json"}).json()
+    path = next(p for p in schema["paths"] if p.endswith("/knock-preview"))
+    assert "404" in schema["paths"][path]["get"]["responses"]
+    assert "422" not in schema["paths"][path]["get"]["responses"]

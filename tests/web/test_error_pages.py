@@ -53,6 +53,26 @@ def test_unknown_api_paths_answer_json_404_whatever_the_method(client):
 
 
 @pytest.mark.django_db
+@NO_DEBUG
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("get", "/api/players/a%0A"),
+        ("get", "/api/leagues/x%0A"),
+        ("get", "/api/games/1%0A"),
+        ("get", "/api/%0A"),
+        ("get", "/api/games/1/events%0D%0A"),
+        ("post", "/api/tournaments/5/players/%0A/no-show"),
+    ],
+)
+def test_api_paths_with_a_newline_answer_json_404(client, method, path):
+    response = getattr(client, method)(path)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "not_found"
+
+
+@pytest.mark.django_db
 @CRASHING
 def test_500_is_our_page_without_the_traceback():
     client = Client(raise_request_exception=False)

@@ -281,6 +281,17 @@ def test_malformed_posts_are_400_with_a_reason(client, game, users):
     assert stored(game) == 0
 
 
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_deeply_nested_event_is_400_not_500(client, game, users, depth):
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    response = keeper.post(
+        url(game), {"action": "event", "event": "[" * depth + "]" * depth, "sequence": 1}
+    )
+    assert response.status_code == 400
+    assert "nested too deeply" in response.content.decode()
+    assert stored(game) == 0
+
+
 def test_a_double_submit_of_the_same_form_stores_one_event(client, game, users):
     keeper = signed_in(client, users[Role.SCOREKEEPER])
     form = move_forms(keeper.get(url(game)).content.decode())[0]

@@ -18,6 +18,7 @@ from games.errors import MalformedInput
 from games.selectors import BadStatePoint, game_derived_state
 from games.services import MAX_LOG_BYTES
 from tournaments.api.base import BAD_QUERY, NOT_FOUND, WRITE_ERRORS, ApiView
+from tournaments.api.fields import StrictIntegerField
 from tournaments.api.parsers import (
     JSONLinesParser,
     JSONLinesRenderer,
@@ -133,7 +134,7 @@ class GameEventsApi(ApiView):
 
     class InputSerializer(serializers.Serializer):
         event = serializers.DictField(help_text="One event object (see the engine's log format).")
-        sequence = serializers.IntegerField(
+        sequence = StrictIntegerField(
             min_value=1, help_text="The sequence number to write: the log's length + 1."
         )
 

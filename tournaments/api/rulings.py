@@ -120,7 +120,14 @@ class KnockPreviewApi(ApiView):
         parameters=[
             OpenApiParameter("by", OpenApiTypes.STR, OpenApiParameter.QUERY, required=True)
         ],
-        responses={200: KnockPreviewSerializer, **REFEREE_ERRORS},
+        responses={
+            200: KnockPreviewSerializer,
+            **REFEREE_ERRORS,
+            404: OpenApiResponse(
+                ErrorSerializer,
+                description="Unknown, not visible to you, or a kind without knocks (not TOCK).",
+            ),
+        },
     )
     def get(self, request: Request, game_id: int) -> Response:
         query = self.FilterSerializer(data=request.query_params)

@@ -123,6 +123,7 @@ urlpatterns = [
         games.GamePlacementsApi.as_view(),
         name="game-placements",
     ),
-    # Anything else under /api/ (a mistyped path, a non-numeric id) answers in JSON too.
-    re_path(r"^.*$", base.api_not_found, name="not-found"),
+    # Anything else under /api/ (a mistyped path, a non-numeric id) answers in JSON too;
+    # [\s\S], not ".": a path with a newline ("players/a%0A") is unknown too.
+    re_path(r"^[\s\S]*$", base.api_not_found, name="not-found"),
 ]

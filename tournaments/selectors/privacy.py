@@ -118,6 +118,12 @@ def name_texts(*, player: Player, shown: Player) -> dict[str, str]:
     return texts
 
 
+#: What joins the words of a name in free text besides spaces ("ben_cole", "ben-cole").
+NAME_SEPARATORS = "_-."
+SEPARATOR = r"[\s_.\-]"
+HANDLE_SEPARATOR = r"[_.\-]"
+
+
 def _fold(text: str) -> str:
     """``text`` without accents, case-folded: what two spellings of a name share."""
     decomposed = unicodedata.normalize("NFKD", text)
@@ -138,14 +144,25 @@ def mask_text(text: str, texts: Mapping[str, str]) -> str:
     spellings: dict[str, set[str]] = {}  # folded letter -> the characters of text that fold to it
     for c in set(text):
         spellings.setdefault(_fold(c), set()).add(c)
+    # combining marks (an accent written apart, NFD: "be\u0301n") fold to nothing: any
+    # of the text's may follow each letter
+    marks = "".join(re.escape(c) for c in sorted(spellings.pop("", set())))
+    after = f"[{marks}]*" if marks else ""
     for old, new in sorted(texts.items(), key=lambda kv: (-len(kv[0]), _is_handle(kv[0]))):
         if not old.strip():
             continue
         parts = []
+        # "Ben Cole" is also ben_cole, ben.cole; a handle's "ben-cole" not "ben cole"
+        # (its words are masked as the display name's)
+        separator = HANDLE_SEPARATOR if _is_handle(old) else SEPARATOR
         for c in old:
+            if c.isspace() or c in NAME_SEPARATORS:
+                parts.append(separator)
+                continue
             chars = spellings.get(_fold(c), set()) | {c}
-            parts.append("[" + "".join(re.escape(x) for x in sorted(chars)) + "]")
-        pattern = r"(?<!\w)" + "".join(parts) + r"(?!\w)"
+            parts.append("[" + "".join(re.escape(x) for x in sorted(chars)) + "]" + after)
+        # whole words: no letter or digit either side ("_" separates words here)
+        pattern = r"(?<![^\W_])" + "".join(parts) + r"(?![^\W_])"
         text = re.sub(pattern, lambda _match, new=new: new, text, flags=re.IGNORECASE)
     return text
 

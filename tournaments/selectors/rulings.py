@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 import games.engine as engine
-from games.errors import EventRejected
+from games.errors import EventRejected, GameNotFound
 from games.explanations import explain
 from games.kinds import has_knocks, rules_in_progress
 from games.models import Game, GameStatus
@@ -59,6 +59,8 @@ def knock_preview_for(*, game_id: Any, by: str, user: Any) -> dict[str, Any]:
     those who may not see the game)."""
     game = game_get(game_id=game_id)
     ensure_can_referee_game(user=user, game=game)
+    if game.kind != "tock":  # no knock to preview: nothing there (404), not a bad event
+        raise GameNotFound("knocks and rulings are for TOCK games")
     preview = knock_preview_of(game=game, by=by)
     return {
         **preview,

@@ -301,13 +301,18 @@ class UnoGame(Game):
             up = list(given_up)
             counts = Counter(DECK_COUNTS[self.deck])
             counts.subtract(c for h in hands for c in h)
-            counts.subtract(up)
-            short = sorted(c for c, k in counts.items() if k < 0)
+            # each W4 turned up is back in the draw pile before the next card is turned
+            # (the same W4 may come up again): only the last up card leaves the pile, and
+            # a W4 can be turned up only while one is left after the hands
+            turned_w4 = len(up) > 1 and counts["W4"] < 1
+            counts.subtract(up[-1:])
+            short = sorted(
+                {c for c, k in counts.items() if k < 0} | ({"W4"} if turned_w4 else set())
+            )
             if short:
                 raise IllegalMove(
                     f"the deal uses more {', '.join(short)} than the {self.deck} deck holds"
                 )
-            counts.update(up[:-1])  # the returned W4s
             counts = +counts
             pile_n = sum(counts.values())
         # -- apply
