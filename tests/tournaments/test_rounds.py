@@ -260,7 +260,7 @@ def test_concurrent_last_results_finish_the_round(requires_postgres, tournament,
     """The last results of a round, recorded at the same moment on different tables: the
     round finishes (each write locks the tournament before looking for pending tables;
     without the lock each would see the others' results uncommitted and none would)."""
-    from tournaments.services import recording
+    from tournaments import effects  # where a result finishes its round
 
     tournament.rounds_count = 2
     tournament.save()
@@ -277,7 +277,7 @@ def test_concurrent_last_results_finish_the_round(requires_postgres, tournament,
             barrier.wait()
             return refresh(round_id=round_id)
 
-        monkeypatch.setattr(recording, "round_refresh_status", refresh_together)
+        monkeypatch.setattr(effects, "round_refresh_status", refresh_together)
         results = _together(
             [
                 lambda g=g: services.game_record_placements(
