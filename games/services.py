@@ -271,8 +271,22 @@ def _replay_of(
     )
 
 
+def _result_stands() -> ResultConflict:
+    """Why a result already recorded does not change by entering another one."""
+    return ResultConflict(
+        _(
+            "This game already has a result. Only a referee or an organizer may change it, "
+            "with a note: on the game's referee page."
+        )
+    )
+
+
 def game_attach_log(
-    *, game: Game | int, log: str | bytes | Iterable[Mapping[str, Any]], user: Any
+    *,
+    game: Game | int,
+    log: str | bytes | Iterable[Mapping[str, Any]],
+    user: Any,
+    replace: bool = False,
 ) -> RecordOutcome:
     """Store a whole log (JSON Lines text, or a list of event objects) for a game.
 
@@ -282,7 +296,9 @@ def game_attach_log(
 
     If the game already has events, the log must start with exactly those events (it
     completes a partially recorded game); uploading the same log again is a no-op.
-    A placements-only result is replaced by the verified, log-derived one.
+    A placements-only result becomes the verified, log-derived one when the log's
+    result agrees with it; a log whose result differs replaces it only with
+    ``replace`` (a referee's decision; else :class:`ResultConflict`).
     """
     events = game_log_parse(log=log)
     if not events:
@@ -310,6 +326,12 @@ def game_attach_log(
                 % {"count": len(stored), "line": first_diff + 1},
                 line=first_diff + 1,
             )
+        if (
+            game.result_source == ResultSource.PLACEMENTS
+            and not replace
+            and (not eng.is_over or eng.placements() != game.placements)
+        ):
+            raise _result_stands()
         new = events[len(stored) :]
         actor = _actor(user)
         try:
@@ -329,11 +351,15 @@ def game_attach_log(
     return RecordOutcome(game=game, events_added=len(new), result_changed=changed)
 
 
-def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> RecordOutcome:
+def game_set_placements(
+    *, game: Game | int, placements: Any, user: Any, replace: bool = False
+) -> RecordOutcome:
     """Record a result as placements only (unverified), for a game whose log is missing.
 
-    Allowed when the game has no log beyond its start event and no log-derived result;
-    a previous placements-only result may be corrected this way. The placements must
+    Allowed when the game has no log beyond its start event and no log-derived result.
+    Once it has a placements result, the same placements again change nothing, and
+    different ones replace it only with ``replace`` (a referee's correction; else
+    :class:`ResultConflict`: a result changes only by a ruling). The placements must
     cover exactly the game's players (:class:`ResultMismatch`); a game with no
     players yet takes them from the placements (in the given order).
     """
@@ -354,6 +380,8 @@ def game_set_placements(*, game: Game | int, placements: Any, user: Any) -> Reco
             players = [str(p) for p in placements]
         places = validate_placements(kind=game.kind, players=players, placements=placements)
         changed = places != game.placements or game.result_source != ResultSource.PLACEMENTS
+        if changed and game.result_source == ResultSource.PLACEMENTS and not replace:
+            raise _result_stands()
         if changed:
             game.players = players
             game.placements = places

@@ -505,7 +505,13 @@ class Ruling(models.Model):
         verbose_name_plural = _("rulings")
         ordering = ["at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "sequence"], name="ruling_unique_event")
+            # One ruling per event; a correction of a placements-only result has no
+            # event (sequence 0), and a game may have several of those.
+            models.UniqueConstraint(
+                fields=["game", "sequence"],
+                condition=models.Q(sequence__gt=0),
+                name="ruling_unique_event",
+            )
         ]
 
     def __str__(self) -> str:

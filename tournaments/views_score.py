@@ -219,7 +219,9 @@ def _render(
             )
         ),
         "can_referee": user_can_referee_game(user=request.user, game=game),
-        "placements_allowed": last <= 1 and game.result_source != "log",
+        # A result changes only by a referee's correction (with a note), never here.
+        "placements_allowed": last <= 1 and game.result_source == "none",
+        "result_stands": game.result_source == "placements",
         "log_allowed": not (game.is_over and game.result_source == "log"),
         "seats": [
             {

@@ -216,9 +216,12 @@ def test_placements_only_result():
     assert game.status == "finished" and game.result_version == 1
     again = services.game_set_placements(game=game, placements=dict(game.placements), user=None)
     assert not again.result_changed
-    corrected = services.game_set_placements(
-        game=game, placements={"ann": 1, "bob": 2, "cat": 3, "dan": 4}, user=None
-    )
+    other = {"ann": 1, "bob": 2, "cat": 3, "dan": 4}
+    with pytest.raises(ResultConflict, match="referee"):  # a result changes by a ruling only
+        services.game_set_placements(game=game, placements=other, user=None)
+    game.refresh_from_db()
+    assert game.placements == {"ann": 2, "bob": 1, "cat": 2, "dan": 4}
+    corrected = services.game_set_placements(game=game, placements=other, user=None, replace=True)
     assert corrected.result_changed and corrected.game.result_version == 2
 
 

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 import games.engine as engine
-from games.errors import GameFinished
+from games.errors import GameFinished, MalformedInput, ResultConflict
 from games.models import Game
 from ratings.elo import compute_ratings
 from ratings.models import Rating, RatingChange
@@ -257,21 +257,55 @@ def test_refused_while_the_game_is_in_progress(game, staff, as_user):
     assert game.last_sequence == len(logs.CLEAN) and not Ruling.objects.exists()
 
 
-def test_a_game_without_a_log_cannot_be_corrected(game, as_user, staff):
-    services.game_record_placements(
-        game=game, placements={h: i for i, h in enumerate(HANDLES, start=1)}, user=SYSTEM
-    )
-    response = post_event(as_user("referee"), game, correction({h: 1 for h in HANDLES}), 1)
+def test_a_placements_result_changes_only_by_a_referees_correction(
+    game, as_user, staff, django_capture_on_commit_callbacks
+):
+    """A result without a log: the same placements again change nothing, other
+    placements from the scorekeeper (or anyone) answer 409 pointing to the referee, and
+    the referee's correction (placements and a note) replaces them, recorded as a
+    ruling of kind correction, on the rulings page."""
+    first = {h: i for i, h in enumerate(HANDLES, start=1)}
+    other = {h: len(HANDLES) + 1 - i for i, h in enumerate(HANDLES, start=1)}
+    services.game_record_placements(game=game, placements=first, user=SYSTEM)
+    again = services.game_record_placements(game=game, placements=first, user=staff["scorekeeper"])
+    assert not again.result_changed
+    with pytest.raises(ResultConflict, match="referee"):
+        services.game_record_placements(game=game, placements=other, user=staff["scorekeeper"])
+    # No log to append a correction event to: the API's correction event is refused.
+    response = post_event(as_user("referee"), game, correction(other), 1)
     assert response.status_code == 409 and response.json()["code"] == "game_finished"
     html = browser(staff["referee"]).get(referee_page(game)).content.decode()
-    assert "Correct the result" not in html and "Who knocks?" not in html
-    with pytest.raises(GameFinished, match="no log to correct"):
+    assert "Correct the result" in html and "Who knocks?" not in html
+    with pytest.raises(MalformedInput):  # a note is required
         result_correction_record(
-            game=game, placements={h: 1 for h in HANDLES}, note="n", expected_sequence=1,
+            game=game, placements=other, note=" ", expected_sequence=1, user=staff["referee"]
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        ruling = result_correction_record(
+            game=game,
+            placements=other,
+            note="places swapped on the slip",
+            expected_sequence=1,
+            user=staff["referee"],
+        )
+    game.refresh_from_db()
+    assert game.placements == other and game.result_version == 2
+    assert (ruling.ruling, ruling.note) == ("correction", "places swapped on the slip")
+    assert (ruling.previous_placements, ruling.placements) == (first, other)
+    page = browser(staff["referee"]).get(
+        reverse("tournaments:rulings", args=[ruling.tournament_id])
+    )
+    assert "places swapped on the slip" in page.content.decode()
+
+
+def test_a_bye_has_nothing_to_correct(game, staff):
+    services.game_record_bye(game=game, player=HANDLES[0], user=SYSTEM)
+    with pytest.raises(GameFinished, match="nothing to correct|no result"):
+        result_correction_record(
+            game=game, placements={HANDLES[0]: 1}, note="n", expected_sequence=1,
             user=staff["referee"],
         )  # fmt: skip
-    game.refresh_from_db()
-    assert game.result_version == 1 and not Ruling.objects.exists()
+    assert not Ruling.objects.exists()
 
 
 # --------------------------------------------------------------------------- permissions

@@ -341,6 +341,15 @@ def test_placements_are_recorded_from_the_form(client, game, users):
     assert fresh.placements == {"ann": 2, "bob": 1, "cat": 3, "dan": 4}
     assert fresh.result_source == "placements"
     assert "Placements recorded" in keeper.get(response["Location"]).content.decode()
+    # The result stands: no placements form any more, the referee's page named instead,
+    # and other placements posted anyway are refused (409) with nothing changed.
+    html = keeper.get(url(game)).content.decode()
+    assert 'name="place-0"' not in html and 'id="score-result-stands"' in html
+    assert reverse("tournaments:game-referee", args=[game.pk]) in html
+    other = {"action": "placements", "place-0": 1, "place-1": 2, "place-2": 3, "place-3": 4}
+    refused = keeper.post(url(game), other)
+    assert refused.status_code == 409 and "referee" in refused.content.decode()
+    assert Game.objects.get(pk=game.pk).placements == {"ann": 2, "bob": 1, "cat": 3, "dan": 4}
 
 
 def test_bad_placements_are_refused_in_words(client, game, users):

@@ -11,7 +11,7 @@ import games.engine as engine
 from games.errors import EventRejected, GameNotFound
 from games.explanations import explain
 from games.kinds import has_knocks, rules_in_progress
-from games.models import Game, GameStatus
+from games.models import Game, GameStatus, ResultSource
 from games.selectors import game_engine, game_event_list, game_get
 from tournaments.errors import NotFound
 from tournaments.models import Player, Ruling, Table, Tournament
@@ -24,12 +24,16 @@ from tournaments.selectors.privacy import Masker, mask_text, name_texts
 
 
 def result_correctable(*, game: Game) -> bool:
-    """Whether the result of ``game`` may be corrected (a ``correction`` event, any kind):
-    the game has ended and its result comes from its log. A placements-only result, a
-    bye or a game closed without a result has no log to correct (placements are entered
-    again instead). The one rule the correction service, the referee page and the game
-    page's link all ask."""
-    return game.is_over and game.result_verified
+    """Whether the result of ``game`` may be corrected by a referee: the game has ended
+    with a result from its log (a ``correction`` event, any kind) or with placements
+    of at least two players (the placements replaced, recorded as a correction). A bye
+    or a game closed without a result has nothing to correct. The one rule the
+    correction service, the referee page and the game page's link all ask."""
+    if not game.is_over:
+        return False
+    if game.result_verified:
+        return True
+    return game.result_source == ResultSource.PLACEMENTS and len(game.players or ()) >= 2
 
 
 def knock_preview_of(*, game: Game, by: str) -> dict[str, Any]:

@@ -360,14 +360,20 @@ def game_record_log(
     user: Any,
     within: bool = False,
 ) -> RecordOutcome:
-    """Attach a whole log (see :func:`games.services.game_attach_log`)."""
+    """Attach a whole log (see :func:`games.services.game_attach_log`). Onto a
+    placements result: a scorekeeper's log is accepted when its result agrees (the
+    result becomes verified); one that differs only from a referee or organizer."""
     game = _recordable(game=game, user=user)  # before parsing: strangers learn nothing
     events = game_services.game_log_parse(log=log)
+    # A log whose result differs from recorded placements is a referee's matter.
+    replace = user_can_referee_game(user=user, game=game)
     return _write(
         game=game,
         user=user,
         events=events,
-        write=lambda g: game_services.game_attach_log(game=g, log=events, user=user),
+        write=lambda g: game_services.game_attach_log(
+            game=g, log=events, user=user, replace=replace
+        ),
         within=within,
     )
 
@@ -375,7 +381,10 @@ def game_record_log(
 def game_record_placements(
     *, game: Game | int | str, placements: Any, user: Any, within: bool = False
 ) -> RecordOutcome:
-    """Record placements only (see :func:`games.services.game_set_placements`)."""
+    """Record placements only (see :func:`games.services.game_set_placements`): the
+    same placements again change nothing; different ones for a game that has a result
+    are refused (409) whoever sends them: a referee corrects a result on the referee
+    page, with a note (:func:`tournaments.services.rulings.result_correction_record`)."""
     return _write(
         game=_recordable(game=game, user=user),
         user=user,
@@ -383,6 +392,48 @@ def game_record_placements(
         write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
         within=within,
     )
+
+
+def game_correct_placements(
+    *, game: Game | int | str, placements: Any, note: str, user: Any
+) -> Ruling:
+    """Correct a placements-only result (no log to append a ``correction`` to): the new
+    placements replace the old ones through the choke point, and a :class:`Ruling` of
+    kind correction records the referee, both placements and the ``note`` (sequence 0:
+    no event). The caller (:func:`tournaments.services.rulings.result_correction_record`)
+    checks the role, the note and that the game's result is correctable."""
+    game = _resolve(game)
+    with transaction.atomic(durable=True):
+        previous = Game.objects.select_for_update().values_list("placements", flat=True)
+        previous = previous.get(pk=game.pk)
+        outcome = _write(
+            game=game,
+            user=user,
+            events=[],
+            write=lambda g: game_services.game_set_placements(
+                game=g, placements=placements, user=user, replace=True
+            ),
+        )
+        tournament = game_tournament(game=outcome.game)
+        ruling = Ruling.objects.create(
+            game=outcome.game,
+            tournament=tournament,
+            referee=user if getattr(user, "pk", None) else None,
+            sequence=0,
+            knocker="",
+            against="",
+            engine_verdict="",
+            engine_code="",
+            ruling=RulingChoice.CORRECTION,
+            applied=RulingChoice.CORRECTION,
+            note=note,
+            placements=outcome.game.placements,
+            previous_placements=previous,
+        )
+        change_recorded(
+            RulingRecorded(game_id=outcome.game.pk, tournament_id=getattr(tournament, "pk", None))
+        )
+    return ruling
 
 
 def _adjudicable(*, game: Game | int | str, user: Any) -> Game:

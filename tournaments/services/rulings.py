@@ -42,7 +42,11 @@ from games.services import validate_placements
 from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game
 from tournaments.selectors.rulings import knock_preview_of, result_correctable
-from tournaments.services.recording import RulingDecision, game_record_event
+from tournaments.services.recording import (
+    RulingDecision,
+    game_correct_placements,
+    game_record_event,
+)
 
 MAX_NOTE = 2000
 
@@ -105,7 +109,9 @@ def result_correction_record(
     expected_sequence: Any,
     user: Any,
 ) -> Ruling:
-    """Correct the result of a game that has ended: append a ``correction`` event
+    """Correct the result of a game that has ended: a placements-only result gets the
+    new placements (:func:`~tournaments.services.recording.game_correct_placements`);
+    a result from a log gets a ``correction`` event
     (``placements``: player -> place for every seated player, competition ranks;
     ``note``: why, required) carrying the referee's username, through the recording
     choke point, and return the :class:`Ruling` record it stored.
@@ -113,9 +119,8 @@ def result_correction_record(
     Organizers and referees of the game's tournament (404 for those who may not see the
     game, 403 for other users, "sign in" for anonymous ones). Refused, with a reason
     in the page's language and nothing stored: a game still in progress or not started
-    (:class:`EventRejected`, 422), a game with a placements-only result or closed
-    without one (:class:`GameFinished`, 409: there is no log to correct; a
-    placements-only result is corrected by entering placements again), a stale
+    (:class:`EventRejected`, 422), a bye or a game closed without a result
+    (:class:`GameFinished`, 409: nothing to correct), a stale
     ``expected_sequence`` (:class:`StaleSequence`, 409), bad placements (400), an
     empty or overlong note (400).
     """
@@ -136,14 +141,11 @@ def result_correction_record(
                 "adjudicated end; a correction replaces the result only after the end."
             )
         )
-    if not result_correctable(game=game):  # void, a bye, placements only
-        raise GameFinished(
-            _(
-                "This game's result does not come from a log, so there is no log to correct; "
-                "a placements-only result is corrected by entering the placements again."
-            )
-        )
+    if not result_correctable(game=game):  # void, a bye
+        raise GameFinished(_("This game has no result to correct (a bye, or closed without one)."))
     places = validate_placements(kind=game.kind, players=list(game.players), placements=placements)
+    if not game.result_verified:  # placements only: no log to append a correction to
+        return game_correct_placements(game=game, placements=places, note=note, user=user)
     event = {
         "type": "correction",
         "referee": getattr(user, "username", "") or "referee",
