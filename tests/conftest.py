@@ -104,6 +104,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
         RedisCache.clear = _clear_own_keys  # type: ignore[method-assign]
     settings.CELERY_TASK_ALWAYS_EAGER = True
+    # A fast hasher: the suite creates many users; PBKDF2 costs ~0.1 s per password.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.CELERY_TASK_DEFAULT_QUEUE = f"tock-{prefix}"
 
     from tock_site.celery import app as celery_app
