@@ -163,6 +163,20 @@ def game_create(
     return game
 
 
+def check_next_sequence(*, game: Game, expected_sequence: Any) -> int:
+    """``expected_sequence`` if it is the next event of ``game`` (its row locked by the
+    caller), else :class:`StaleSequence` (409) with the current sequence: a page that
+    did not see the last event. The one statement of the rule (the append, and the
+    referee's ruling before it judges the position)."""
+    if (
+        isinstance(expected_sequence, bool)
+        or not isinstance(expected_sequence, int)
+        or expected_sequence != game.last_sequence + 1
+    ):
+        raise StaleSequence(game.last_sequence, expected_sequence)
+    return expected_sequence
+
+
 def game_append_event(
     *,
     game: Game | int,
@@ -219,8 +233,7 @@ def game_append_event(
             game.is_over and not (data.get("type") == "correction" and game.last_sequence)
         ) or game.result_source == ResultSource.PLACEMENTS:
             raise GameFinished()
-        if expected_sequence != game.last_sequence + 1:
-            raise StaleSequence(game.last_sequence, expected_sequence)
+        check_next_sequence(game=game, expected_sequence=expected_sequence)
         try:
             if game.last_sequence == 0:
                 eng = engine.start(data)

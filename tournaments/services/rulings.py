@@ -38,7 +38,7 @@ from games.explanations import explain
 from games.kinds import ruling_event
 from games.models import Game
 from games.selectors import game_get
-from games.services import validate_placements
+from games.services import check_next_sequence, validate_placements
 from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game
 from tournaments.selectors.rulings import knock_preview_of, result_correctable
@@ -76,8 +76,11 @@ def knock_ruling_record(
     with transaction.atomic(durable=True):
         # The engine's verdict on exactly the position the ruling is appended to: the
         # row locked, the preview computed once (the choke point records it with the
-        # ruling); the append checks the sequence, so a stale page gets 409.
+        # ruling).
         locked = Game.objects.select_for_update().get(pk=game.pk)
+        # A stale page is told so (409) before its knock is judged on a position it
+        # did not see (the rule is the append's, stated once).
+        check_next_sequence(game=locked, expected_sequence=expected_sequence)
         preview = knock_preview_of(game=locked, by=by)
         if preview["verdict"] == "invalid":
             raise EventRejected(explain(preview))
