@@ -42,7 +42,6 @@ Standings are computed from the stored results on read, so they follow at once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -50,15 +49,14 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games import services as game_services
-from games.errors import EventRejected, LogRejected, ResultMismatch
-from games.explanations import explain
+from games.errors import LogRejected, ResultMismatch
 from games.kinds import ruling_of
-from games.models import Game, GameEvent
+from games.models import Game
 from games.selectors import game_get
 from games.services import RecordOutcome
 from outbox.changes import GameChanged, RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Ruling, RulingChoice
+from tournaments.models import Player, Ruling
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
@@ -67,24 +65,18 @@ from tournaments.permissions import (
     user_can_referee_game,
 )
 from tournaments.selectors.games import remember_table, table_for_game, table_with_game
-from tournaments.selectors.rulings import knock_preview_of
+from tournaments.services.ruling_records import (
+    RulingDecision,
+    correction_ruling,
+    knock_previews,
+    record_corrections,
+    record_rulings,
+    result_before,
+)
 
 
 def _resolve(game: Game | int | str) -> Game:
     return game if isinstance(game, Game) else game_get(game_id=game)
-
-
-@dataclass(frozen=True)
-class RulingDecision:
-    """What a referee decided on a knock (the referee page): their ``choice``
-    (``confirm``, ``correct`` or ``incorrect``), the ``note`` and the engine's
-    ``preview`` they ruled on (computed under the game's lock, so it is not computed
-    again). A ruling arriving without one (the API's events, a whole log) is recorded
-    as a confirmation when it applies the engine's verdict, else as that override."""
-
-    choice: str
-    note: str
-    preview: Mapping[str, Any]
 
 
 def _needs_referee(*, kind: str, events: Iterable[Any]) -> bool:
@@ -148,14 +140,14 @@ def _write(
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
     rulings = [(i, found) for i, e in enumerate(events) if (found := ruling_of(game.kind, e))]
     with transaction.atomic(durable=not within):
-        before = _result_before(game) if corrects or rulings else None
-        previews = _knock_previews(game, events, rulings, decision) if rulings else []
+        before = result_before(game) if corrects or rulings else None
+        previews = knock_previews(game, events, rulings, decision) if rulings else []
         outcome = write(game)
         if before is not None and outcome.events_added:
             if corrects:
-                _record_corrections(outcome=outcome, user=user, before=before)
+                record_corrections(outcome=outcome, user=user, before=before)
             if rulings:
-                _record_rulings(
+                record_rulings(
                     outcome=outcome,
                     user=user,
                     last_before=before[0],
@@ -165,124 +157,6 @@ def _write(
                 )
         _record_change(outcome, shown=shown)
     return outcome
-
-
-def _knock_previews(
-    game: Game,
-    events: list[Any],
-    rulings: list[tuple[int, tuple[str, str]]],
-    decision: RulingDecision | None,
-) -> list[tuple[int, str, str, Mapping[str, Any]]]:
-    """The engine's preview of every knock ruling among ``events``, on the position it
-    is recorded on, before anything is written (the game's row is locked): ``(index,
-    knocker, ruling, preview)``. One event appended: the stored log; a whole log: its
-    own events before the ruling. A knock the engine finds invalid is refused."""
-    found = []
-    for index, (by, ruling) in rulings:
-        if len(events) == 1 and decision is not None:
-            preview = decision.preview
-        elif len(events) == 1:  # the game as locked now (its row is locked already)
-            preview = knock_preview_of(game=Game.objects.get(pk=game.pk), by=by)
-        else:
-            preview = engine.knock_preview(events[:index], by)
-        if preview["verdict"] == "invalid":
-            raise EventRejected(explain(preview))
-        found.append((index, by, ruling, preview))
-    return found
-
-
-def _record_rulings(
-    *,
-    outcome: RecordOutcome,
-    user: Any,
-    last_before: int,
-    events: list[Any],
-    previews: list[tuple[int, str, str, Mapping[str, Any]]],
-    decision: RulingDecision | None,
-) -> None:
-    """A :class:`Ruling` for each knock ruling the write stored, however it arrived (the
-    referee page, the API's events, a whole log): the knocker, whom it was judged
-    against, the engine's verdict and the ruling applied."""
-    game = outcome.game
-    first = game.last_sequence - len(events) + 1  # the sequence of events[0]
-    tournament = game_tournament(game=game)
-    referee = user if getattr(user, "pk", None) else None
-    for index, by, applied, preview in previews:
-        sequence = first + index
-        if sequence <= last_before:
-            continue  # already stored (a log sent again with more events)
-        verdict = preview["verdict"]
-        if decision is not None:
-            choice, note = decision.choice, decision.note
-        else:
-            choice, note = (RulingChoice.CONFIRM if applied == verdict else applied), ""
-        Ruling.objects.create(
-            game=game,
-            tournament=tournament,
-            referee=referee,
-            sequence=sequence,
-            knocker=by,
-            against=preview["against"] or "",
-            engine_verdict=verdict,
-            engine_code=preview["code"],
-            ruling=choice,
-            applied=applied,
-            note=note,
-        )
-    change_recorded(RulingRecorded(game_id=game.pk, tournament_id=getattr(tournament, "pk", None)))
-
-
-def _result_before(game: Game) -> tuple[int, Any]:
-    """The game's last sequence and placements before a write, its row locked (the write
-    locks it again in the same transaction): what a correction replaces."""
-    row = (
-        Game.objects.select_for_update()
-        .filter(pk=game.pk)
-        .values_list("last_sequence", "placements")
-    )
-    return row.get()
-
-
-def _record_corrections(*, outcome: RecordOutcome, user: Any, before: tuple[int, Any]) -> None:
-    """A :class:`Ruling` (kind ``correction``) for each ``correction`` event the write
-    stored: the referee (the user who recorded it), the new placements (as the engine
-    applied them, seat order), the ones they replaced and the note. Only called when
-    the events written hold a correction (no query on the usual path)."""
-    game = outcome.game
-    last_before, previous = before
-    rows = list(
-        GameEvent.objects.filter(
-            game=game, sequence__gt=last_before, data__type="correction"
-        ).order_by("sequence")
-    )
-    if not rows:
-        return
-    applied = {c["event"]: c["placements"] for c in (game.summary or {}).get("corrections") or []}
-    tournament = game_tournament(game=game)
-    referee = user if getattr(user, "pk", None) else None
-    for row in rows:
-        if previous is None:  # a whole log, its end in the same write: as played
-            events = GameEvent.objects.filter(game=game, sequence__lt=row.sequence)
-            played = engine.replay(list(events.order_by("sequence").values_list("data", flat=True)))
-            previous = played.placements()
-        new = applied.get(row.sequence, row.data.get("placements"))
-        Ruling.objects.create(
-            game=game,
-            tournament=tournament,
-            referee=referee,
-            sequence=row.sequence,
-            knocker="",
-            against="",
-            engine_verdict="",
-            engine_code="",
-            ruling=RulingChoice.CORRECTION,
-            applied=RulingChoice.CORRECTION,
-            note=str(row.data.get("note", "")).strip(),
-            placements=new,
-            previous_placements=previous,
-        )
-        previous = new
-    change_recorded(RulingRecorded(game_id=game.pk, tournament_id=getattr(tournament, "pk", None)))
 
 
 def _recordable(*, game: Game | int | str, user: Any) -> Game:
@@ -415,20 +289,14 @@ def game_correct_placements(
             ),
         )
         tournament = game_tournament(game=outcome.game)
-        ruling = Ruling.objects.create(
+        ruling = correction_ruling(
             game=outcome.game,
             tournament=tournament,
             referee=user if getattr(user, "pk", None) else None,
             sequence=0,
-            knocker="",
-            against="",
-            engine_verdict="",
-            engine_code="",
-            ruling=RulingChoice.CORRECTION,
-            applied=RulingChoice.CORRECTION,
             note=note,
             placements=outcome.game.placements,
-            previous_placements=previous,
+            previous=previous,
         )
         change_recorded(
             RulingRecorded(game_id=outcome.game.pk, tournament_id=getattr(tournament, "pk", None))

@@ -42,11 +42,8 @@ from games.services import check_next_sequence, validate_placements
 from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game
 from tournaments.selectors.rulings import knock_preview_of, result_correctable
-from tournaments.services.recording import (
-    RulingDecision,
-    game_correct_placements,
-    game_record_event,
-)
+from tournaments.services.recording import game_correct_placements, game_record_event
+from tournaments.services.ruling_records import RulingDecision
 
 MAX_NOTE = 2000
 
