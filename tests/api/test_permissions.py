@@ -61,13 +61,18 @@ def test_league_organizers_and_superusers_may_record(game, tournament):
     boss = UserFactory(username="league-boss")
     tournament.league.organizers.add(boss)
     admin = UserFactory(username="root", is_superuser=True, is_staff=True)
-    for user, game_places in ((boss, PLACES), (admin, {"ann": 2, "bob": 1, "cat": 3, "dan": 4})):
+    other = {"ann": 2, "bob": 1, "cat": 3, "dan": 4}
+    for user in (boss, admin):  # both may record; the same result again is a no-op
         response = token_client(user).post(
-            reverse("api:game-placements", args=[game.pk]),
-            {"placements": game_places},
-            format="json",
+            reverse("api:game-placements", args=[game.pk]), {"placements": PLACES}, format="json"
         )
         assert response.status_code == 200
+    # Once the result is in, other placements are refused, whoever sends them: a result
+    # changes only by a referee's correction (with a note).
+    response = token_client(admin).post(
+        reverse("api:game-placements", args=[game.pk]), {"placements": other}, format="json"
+    )
+    assert response.status_code == 409 and "referee" in response.json()["detail"]
 
 
 def test_only_referees_and_organizers_adjudicate(game, as_user, simulated_log):

@@ -16,6 +16,7 @@ from tests.tournaments.factories import LeagueFactory, PlayerFactory, Tournament
 from tests.tournaments.helpers import play_round
 from tournaments import services
 from tournaments.permissions import SYSTEM
+from tournaments.services.recording import game_correct_placements
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +98,7 @@ def test_out_of_order_and_changed_results_recompute(players):
     assert ratings_update_for_game(game_id=g1.pk) == "recomputed"  # g1 finished first
     order = list(RatingChange.objects.filter(player=a).values_list("game_id", flat=True))
     assert order == [g1.pk, g2.pk]
-    services.game_record_placements(game=g1, placements={"ann": 2, "bob": 1}, user=SYSTEM)
+    game_correct_placements(game=g1, placements={"ann": 2, "bob": 1}, note="swapped", user=SYSTEM)
     assert ratings_update_for_game(game_id=g1.pk) == "recomputed"
     snap = _snapshot()
     ratings_recompute(kind="tock")
