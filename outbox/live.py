@@ -97,7 +97,7 @@ class _Sender:
                 except queue.Empty:
                     break
             try:
-                latest = _latest_per_group(batch)
+                latest = latest_per_group(batch)
                 loop.run_until_complete(asyncio.wait_for(_send(latest), SEND_TIMEOUT))
             except Exception:
                 logger.warning("%d live notification(s) not sent", len(batch), exc_info=True)
@@ -106,7 +106,7 @@ class _Sender:
                     q.task_done()
 
 
-def _latest_per_group(
+def latest_per_group(
     batch: list[tuple[list[str], dict[str, Any]]],
 ) -> dict[tuple[str, Any, Any], dict[str, Any]]:
     """Notifications are hints to refetch, so of several waiting for one group about one

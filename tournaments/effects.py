@@ -47,7 +47,7 @@ from outbox.changes import (
     RulingRecorded,
     TournamentChanged,
 )
-from outbox.live import game_group, live_send, tournament_group
+from outbox.live import game_group, latest_per_group, live_send, tournament_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
 from tock_site.page_cache import pages_changed
@@ -81,17 +81,13 @@ class Plan:
 
     pages: bool = False
     standings: set[int] = field(default_factory=set)
-    #: (group, type, game) -> message: the latest per game and group; ``changed``
-    #: lists of one group's tournament messages merged.
-    live: dict[tuple[str, str, Any], dict[str, Any]] = field(default_factory=dict)
+    #: The live messages to send, as ``(groups, message)``; of several for one group
+    #: about one game only the latest goes out, tournament ``changed`` lists merged
+    #: (:func:`outbox.live.latest_per_group`, the sender's own rule).
+    live: list[tuple[list[str], dict[str, Any]]] = field(default_factory=list)
 
     def send(self, group: str, message: dict[str, Any]) -> None:
-        key = (group, message["type"], message.get("game"))
-        earlier = self.live.pop(key, None)  # re-inserted: the order of the latest
-        if earlier is not None and "changed" in earlier and "changed" in message:
-            merged = list(dict.fromkeys([*earlier["changed"], *message["changed"]]))
-            message = {**message, "changed": merged}
-        self.live[key] = message
+        self.live.append(([group], message))
 
 
 def _tournament_changed(tournament_id: int, changed: list[str]) -> dict[str, Any]:
@@ -166,7 +162,7 @@ def flush(plan: Plan) -> None:
         standings_invalidate(tournament_id=tournament_id)
     if plan.pages:
         pages_changed()
-    for (group, _type, _game_id), message in plan.live.items():
+    for (group, _type, _game_id), message in latest_per_group(plan.live).items():
         live_send(groups=[group], message=message)
 
 

@@ -46,14 +46,14 @@ def test_an_unreachable_channel_layer_is_logged_not_raised(settings, caplog):
 
 
 def test_a_burst_for_one_game_is_sent_once_with_the_latest_state():
-    from outbox.live import _latest_per_group
+    from outbox.live import latest_per_group
 
     batch = [
         (["game.7", "tournament.1"], {"type": "game.changed", "game": 7, "sequence": 1}),
         (["game.8"], {"type": "game.changed", "game": 8, "sequence": 5}),
         (["game.7"], {"type": "game.changed", "game": 7, "sequence": 2}),
     ]
-    latest = _latest_per_group(batch)
+    latest = latest_per_group(batch)
     assert [(group, m["game"], m["sequence"]) for (group, _, _), m in latest.items()] == [
         ("tournament.1", 7, 1),
         ("game.8", 8, 5),
@@ -62,12 +62,12 @@ def test_a_burst_for_one_game_is_sent_once_with_the_latest_state():
 
 
 def test_what_changed_in_a_tournament_is_merged_not_lost():
-    from outbox.live import _latest_per_group
+    from outbox.live import latest_per_group
 
     batch = [
         (["tournament.1"], {"type": "tournament.changed", "changed": ["seating", "rounds"]}),
         (["tournament.1"], {"type": "tournament.changed", "changed": ["registrations"]}),
         (["tournament.1"], {"type": "tournament.changed", "changed": ["rounds"]}),
     ]
-    [message] = _latest_per_group(batch).values()
+    [message] = latest_per_group(batch).values()
     assert message["changed"] == ["seating", "rounds", "registrations"]
