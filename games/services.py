@@ -22,7 +22,6 @@ the players against the table's seats and update standings/ratings on commit.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -127,7 +126,7 @@ def _apply_derived(game: Game, eng: engine.Game) -> bool:
     return changed
 
 
-def _locked(game: Game | int) -> Game:
+def locked_game(game: Game | int) -> Game:
     """Re-read the game with its row locked until the end of the transaction."""
     pk = game.pk if isinstance(game, Game) else game
     try:
@@ -216,7 +215,7 @@ def game_append_event(
     data = normalize_event(event)
     key = check_idempotency_key(idempotency_key)
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         # A retry is of a stored event (a sequence already written) or meets a game
         # over: only then look the key up. A new event with a key used before is caught
         # by the unique (game, key) constraint below, with no query spent beforehand.
@@ -321,7 +320,7 @@ def game_attach_log(
     except engine.LogError as exc:
         raise LogRejected(exc.line, exc.reason) from exc
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         _check_start(game, events[0], eng)
         stored = list(
             GameEvent.objects.filter(game=game).order_by("sequence").values_list("data", flat=True)
@@ -378,7 +377,7 @@ def game_set_placements(
     """
     check_input_text(placements)
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         if game.result_source == ResultSource.LOG or game.last_sequence > 1:
             raise ResultConflict(
                 _(
@@ -417,7 +416,7 @@ def game_refresh_cache(*, game: Game | int) -> RecordOutcome:
     the replay (a changed result bumps ``result_version`` and ``result_changed`` says so).
     """
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         if game.last_sequence == 0:
             return RecordOutcome(game=game, events_added=0, result_changed=False)
         game.state = None
@@ -443,113 +442,6 @@ def game_create_batch(*, kind: str, seatings: list[list[str]], user: Any) -> lis
     )
 
 
-def _rename_value(value: Any, old: str, new: str, texts: tuple[str, ...], meta: bool) -> Any:
-    """``value`` with every string equal to ``old`` (values and object keys) replaced by
-    ``new``. Inside callers' metadata (keys starting with ``_``, which the engine ignores)
-    free text is scrubbed too: any occurrence of ``old`` or of ``texts`` becomes ``new``."""
-    if isinstance(value, str):
-        if value == old:
-            return new
-        if meta:
-            for text in (old, *texts):
-                if text:
-                    value = re.sub(re.escape(text), new, value, flags=re.IGNORECASE)
-        return value
-    if isinstance(value, list):
-        return [_rename_value(v, old, new, texts, meta) for v in value]
-    if isinstance(value, dict):
-        out = {}
-        for k, v in value.items():
-            inner = meta or (isinstance(k, str) and k.startswith("_"))
-            out[_rename_value(k, old, new, texts, meta)] = _rename_value(v, old, new, texts, inner)
-        return out
-    return value
-
-
-def _by_seat(players: list[str], placements: Mapping[str, int] | None) -> list[int] | None:
-    if placements is None:
-        return None
-    return [placements.get(p) for p in players]
-
-
-def game_rename_player(
-    *, game: Game | int, old: str, new: str, texts: Iterable[str] = ()
-) -> RecordOutcome:
-    """Replace the player name ``old`` by ``new`` everywhere in one game: its players,
-    start event, placements, every logged event, and the derived caches (rebuilt by
-    replaying the rewritten log). For erasure of personal data (GDPR), the one exception
-    to "events are never edited": the log keeps its meaning, only a name changes.
-
-    ``texts`` (e.g. the player's display name) are scrubbed from callers' free-text
-    metadata (``_``-prefixed keys) as well; a game ``old`` did not play in only gets
-    its metadata scrubbed (a note naming them). Proven before anything is written: the
-    rewritten log must replay to the same status, event count and placements by seat
-    (else :class:`ResultConflict` and nothing changes), so nobody's result, standings or
-    ratings move. ``result_version`` is not bumped (the result did not change).
-    Call it inside the caller's transaction when several games must change together.
-    """
-    texts = tuple(t for t in texts if t)
-    if not isinstance(new, str) or not new or not isinstance(old, str) or not old:
-        raise MalformedInput(_("Player names must be non-empty text."))
-    with transaction.atomic():
-        game = _locked(game)
-        players = list(game.players)
-        if new in players:
-            raise ResultConflict(
-                _("%(name)s already plays in game %(game)d.") % {"name": new, "game": game.pk}
-            )
-        renamed_players = [new if p == old else p for p in players]
-        before = _by_seat(players, game.placements)
-        rows = list(GameEvent.objects.filter(game=game).order_by("sequence"))
-        changed_rows = []
-        events = []
-        for row in rows:
-            data = _rename_value(row.data, old, new, texts, False)
-            events.append(data)
-            if data != row.data:
-                row.data = data
-                changed_rows.append(row)
-        if not changed_rows and old not in players:
-            return RecordOutcome(game=game, events_added=0, result_changed=False)
-        if events:
-            try:
-                eng = engine.replay(events)
-            except engine.EngineError as exc:
-                raise ResultConflict(
-                    _("Game %(game)d does not replay after renaming a player: %(reason)s")
-                    % {"game": game.pk, "reason": exc}
-                ) from exc
-            if list(eng.players) != renamed_players or eng.event_count != game.last_sequence:
-                raise ResultConflict(
-                    _("Game %(game)d changes its players after renaming.") % {"game": game.pk}
-                )
-            if game.result_source == ResultSource.LOG:
-                outcome = eng.outcome()
-                after = _by_seat(renamed_players, outcome.placements)
-                if after != before or outcome.status.value != game.status:
-                    raise ResultConflict(
-                        _("Game %(game)d changes its result after renaming a player.")
-                        % {"game": game.pk}
-                    )
-            GameEvent.objects.bulk_update(changed_rows, ["data"])
-            game.start_event = events[0]
-            game.state = eng.to_state()
-            game.summary = eng.summary()
-            game.state_sequence = game.last_sequence
-        game.players = renamed_players
-        if game.placements is not None:
-            game.placements = {
-                new if p == old else p: place for p, place in game.placements.items()
-            }
-            if _by_seat(renamed_players, game.placements) != before:
-                raise ResultConflict(
-                    _("Game %(game)d changes its result after renaming a player.")
-                    % {"game": game.pk}
-                )
-        game.save()
-    return RecordOutcome(game=game, events_added=0, result_changed=False)
-
-
 def game_void(*, game: Game | int, user: Any) -> RecordOutcome:
     """Close a game that has no event and no result *without a result* (status
     ``void``, no placements): no points, not rated (e.g. its round's time ran out
@@ -561,7 +453,7 @@ def game_void(*, game: Game | int, user: Any) -> RecordOutcome:
     recording choke point follows it like a result (its round may be complete).
     """
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         if game.status == GameStatus.VOID:
             return RecordOutcome(game=game, events_added=0, result_changed=False)
         if game.last_sequence > 0 or game.result_source != ResultSource.NONE:
@@ -584,7 +476,7 @@ def game_set_players(*, game: Game | int, players: list[str], user: Any) -> Game
     if not all(isinstance(p, str) and p for p in names):
         raise MalformedInput(_("Players must be distinct non-empty handles."))
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         if game.last_sequence > 0 or game.result_source != ResultSource.NONE or game.is_over:
             raise ResultConflict(_("The game has started; its players cannot change."))
         game.players = names
@@ -597,7 +489,7 @@ def game_award_bye(*, game: Game | int, player: str, user: Any) -> RecordOutcome
     ``player`` alone, first place. A one-player result is never rated (ratings need two
     players). :class:`ResultConflict` once the game has an event or a result."""
     with transaction.atomic():
-        game = _locked(game)
+        game = locked_game(game)
         if game.result_source == ResultSource.PLACEMENTS and game.placements == {player: 1}:
             return RecordOutcome(game=game, events_added=0, result_changed=False)
         if game.last_sequence > 0 or game.result_source != ResultSource.NONE or game.is_over:

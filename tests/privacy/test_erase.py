@@ -16,9 +16,9 @@ from django.db import models
 from rest_framework.test import APIClient
 
 import games.engine as engine
+from games.erasure import game_rename_player
 from games.models import Game, GameEvent
 from games.selectors import game_replay
-from games.services import game_rename_player
 from ratings.models import Rating, RatingChange
 from ratings.services import ratings_recompute
 from tests.privacy.conftest import SECRET_HANDLE, SECRET_NAME

@@ -6,7 +6,7 @@
   under a neutral label (``tournaments.selectors.privacy``), results stay.
 * :func:`player_erase` -- superusers only. Handle and display name become a pseudonym
   everywhere, inside the stored game logs too (the one documented exception to
-  append-only logs, see :func:`games.services.game_rename_player`); every game is
+  append-only logs, see :func:`games.erasure.game_rename_player`); every game is
   replayed to prove its result by seat is unchanged, so everyone else's games,
   standings and ratings stay as they were (ratings are keyed by player id). The user
   account is unlinked, not deleted.
@@ -148,7 +148,7 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
 
     1. a pseudonym ``erased-<random>`` (a valid, free handle no kind reserves) replaces
        the handle in every game they played: players, start event, placements, every
-       logged event (:func:`games.services.game_rename_player`, which replays the
+       logged event (:func:`games.erasure.game_rename_player`, which replays the
        rewritten log and refuses if any result by seat would change);
     2. handle and display name become the pseudonym, the user account is unlinked
        (``Player.user = None``; the account itself is not deleted);

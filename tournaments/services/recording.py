@@ -48,6 +48,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import games.engine as engine
+from games import erasure as game_erasure
 from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
 from games.kinds import ruling_of
@@ -439,14 +440,14 @@ def game_refresh(*, game: Game | int | str) -> RecordOutcome:
 def game_rename(
     *, game: Game | int, old: str, new: str, texts: Iterable[str] = ()
 ) -> RecordOutcome:
-    """Rename a player in one game (:func:`games.services.game_rename_player`: erasure;
+    """Rename a player in one game (:func:`games.erasure.game_rename_player`: erasure;
     the result stays) through the choke point. No role check: the caller's service
     checks (only superusers erase)."""
     return _write(
         game=_resolve(game),
         user=SYSTEM,
         events=[],
-        write=lambda g: game_services.game_rename_player(game=g, old=old, new=new, texts=texts),
+        write=lambda g: game_erasure.game_rename_player(game=g, old=old, new=new, texts=texts),
         shown=True,
     )
 
