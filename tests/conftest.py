@@ -127,6 +127,18 @@ def _clear_own_keys(self: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _default_language_for_each_test() -> Iterator[None]:
+    """Every test starts in the default language: a test that activates Spanish (or a
+    request handled in this thread) must not decide the language of the next one, which
+    depends on the order the tests run in (pytest-xdist changes it)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache_after_each_test() -> Iterator[None]:
     yield
     from django.core.cache import caches

@@ -339,9 +339,7 @@ def test_the_former_random_format_is_swiss_seeded_at_random(league, org):
     assert response.json()["format"] == "swiss" and response.json()["seeding"] == "random"
 
 
-def test_a_drop_is_undone_by_the_organizer_and_the_player_is_seated_again(
-    league, org, stranger
-):
+def test_a_drop_is_undone_by_the_organizer_and_the_player_is_seated_again(league, org, stranger):
     tid = _event_with(org, league, HANDLES[:8], auto_progress=False)
     assert org.post(_url("tournament-player-drop", tid, "p08")).json()["dropped"] is True
     # only organizers may undo it (the player's own drop is not undone by the player)
