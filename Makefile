@@ -1,7 +1,8 @@
 # Two commands for a newcomer: `make run` and `make test`. Everything else is optional.
 #
 #   make run     venv + install + migrate + demo data, serve http://127.0.0.1:8000 (embedded mode)
-#   make test    venv + install, run every test (real services if DATABASE_URL/REDIS_URL are set)
+#   make test    venv + install, run every test (real services if DATABASE_URL/REDIS_URL are set;
+#                TEST_WORKERS processes in parallel, default 3; PYTEST_ARGS for pytest's own)
 #   make lint    ruff check
 #   make serve   the production way of serving, on one port (HTTP + WebSockets): gunicorn
 #                with WEB_CONCURRENCY uvicorn workers (tock_site/gunicorn.conf.py), DEBUG off
@@ -52,8 +53,12 @@ serve: migrate
 	  $(BIN)/gunicorn -c tock_site/gunicorn.conf.py
 
 # DATABASE_URL, REDIS_URL and REQUIRE_SERVICES pass through from the environment.
+# The suite runs in TEST_WORKERS processes (pytest-xdist; each has its own test database
+# and Redis prefix), a whole test file per worker so that module fixtures are built once;
+# TEST_WORKERS=0 runs it in this process (e.g. to use a debugger).
+TEST_WORKERS ?= 3
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

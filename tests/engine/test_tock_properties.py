@@ -276,7 +276,7 @@ def all_at_once(log):
 
 
 @settings(
-    max_examples=400,
+    max_examples=200,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -295,7 +295,7 @@ def all_at_once(log):
 )
 def test_push_many_matches_push_one_by_one(log, data):
     """push_many() (replay's path: one pass, counters in locals) and push() per event
-    agree on thousands of logs (400 games, 5 variants each: as simulated, and with
+    agree on a thousand logs (200 games, 5 variants each: as simulated, and with
     dropped, duplicated or mutated events): the same to_state() where they stop, the
     same failing line, reason and error type."""
     for variant in [log, *(corrupt(log, data) for _ in range(4))]:

@@ -31,8 +31,10 @@ def table(tournament, players):
 def test_live_scoring_to_the_end(table, staff, simulated_log, django_capture_on_commit_callbacks):
     user = staff[Role.SCOREKEEPER]
     log = simulated_log(seed=8)
+    head = len(log) - 40  # most of the game as a partial log, the tail event by event
     with django_capture_on_commit_callbacks(execute=True):
-        for n, event in enumerate(log, start=1):
+        services.game_record_log(game=table.game.pk, log=log[:head], user=user)
+        for n, event in enumerate(log[head:], start=head + 1):
             outcome = services.game_record_event(
                 game=table.game.pk, event=event, expected_sequence=n, user=user
             )

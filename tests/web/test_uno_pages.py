@@ -230,7 +230,7 @@ def test_a_seeded_game_is_recorded_through_the_score_page_buttons(client, game, 
     assert "Start the game (the cards are named as they are dealt)" in html
     (offered,) = move_forms(html)  # the engine's start: cards named at the table
     assert offered["label"] == "The game starts: Ann, Bob, Cat; Ann deals; to 500 points"
-    start = {"type": "start", "game": "uno", "players": HANDLES, "seed": 11, "target": 60}
+    start = {"type": "start", "game": "uno", "players": HANDLES, "seed": 11, "target": 30}
     assert post(client, game, start, 1, "start").status_code == 303
     seen = set()
     sequence = 2
