@@ -248,7 +248,7 @@ def test_the_hugo_case_asks_first_and_stores_nothing(org, tournament, hugo):
     assert "Line 13: @hugo" in html and "Hugo Brandt" in html and "Hugo Ives" in html
     assert 'name="choice-13" value="existing"' in html
     assert 'name="handle-13" id="handle-13" value="hugo-brandt"' in html
-    assert "12 lines: 11 new, 0 already registered players, 1 to decide." in html
+    assert "12 lines: 11 new players, 0 existing players, 1 to decide." in html
     assert 'name="csv_text"' in html and "p05,Player 5" in html  # the list is carried along
     assert not Registration.objects.filter(tournament=tournament).exists()
     assert not Player.objects.filter(handle__startswith="p").exists()
@@ -379,3 +379,21 @@ def test_an_uploaded_file_is_carried_as_text(org, tournament, hugo):
     )
     assert response.status_code == 302
     assert len(_registered(tournament)) == 12
+
+
+@pytest.mark.parametrize(
+    ("language", "texts"),
+    [
+        ("es", ["Revisar la lista", "Usar el jugador existente Hugo Ives (@hugo)"]),
+        ("de", ["Liste prüfen", "Den vorhandenen Spieler Hugo Ives (@hugo) nehmen"]),
+    ],
+)
+def test_the_step_is_translated(org, tournament, hugo, language, texts):
+    response = org.post(
+        url("organize-players-csv", tournament.pk),
+        {"csv_text": HUGO_CSV},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    html = response.content.decode()
+    for text in texts:
+        assert text in html
