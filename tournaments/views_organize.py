@@ -58,7 +58,6 @@ from tournaments.services import (
     registration_check_in,
     registration_check_in_all,
     registration_check_out,
-    registration_create_many,
     registration_csv_parse,
     registration_drop,
     registration_no_show,
@@ -311,17 +310,40 @@ def organize_settings(request: HttpRequest, tournament: Tournament) -> HttpRespo
 @_organizer_page
 @require_POST
 def organize_player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Register one player by handle (a new handle becomes a player)."""
+    """Register one player by handle (a new handle becomes a player). A handle that
+    belongs to a player with another name than the one given is not registered: the
+    form says whose it is and proposes a free handle (as the list's confirmation step)."""
     form = PlayerAddForm(request.POST)
     if form.is_valid():
         handle = form.cleaned_data["handle"]
+        entry = CsvEntry(line=1, handle=handle, name=form.cleaned_data["display_name"] or None)
         try:
-            batch = registration_create_many(
+            check = registration_csv_check(
+                tournament=tournament, user=request.user, entries=[entry]
+            )
+            if check.conflicts:
+                raise CsvConflictsChanged(check)
+            batch = registration_csv_register(
                 tournament=tournament,
                 user=request.user,
-                entries=[(handle, form.cleaned_data["display_name"] or None)],
-                create=True,
+                entries=[entry],
+                token=check.token,
+                decisions={},
             )
+        except CsvConflictsChanged as exc:
+            for conflict in exc.check.conflicts:
+                form.add_error(
+                    "handle",
+                    _(
+                        "@%(handle)s is %(existing)s. To register them, leave the name "
+                        "empty; for a new player use another handle, e.g. %(proposed)s."
+                    )
+                    % {
+                        "handle": handle,
+                        "existing": conflict.existing_name,
+                        "proposed": conflict.proposed,
+                    },
+                )
         except NotAllowed:
             raise
         except RegistrationRejected as exc:

@@ -397,3 +397,18 @@ def test_the_step_is_translated(org, tournament, hugo, language, texts):
     html = response.content.decode()
     for text in texts:
         assert text in html
+
+
+def test_one_player_with_another_name_is_not_linked(org, tournament, hugo):
+    """The dashboard's one-player form follows the same rule as the list."""
+    add = url("organize-player-add", tournament.pk)
+    response = org.post(add, {"handle": "hugo", "display_name": "Hugo Brandt"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "@hugo is Hugo Ives." in html and "e.g. hugo-brandt" in html
+    assert not Registration.objects.filter(tournament=tournament).exists()
+    response = org.post(add, {"handle": "hugo", "display_name": "hugo IVES"})
+    assert response.status_code == 302 and "Hugo Ives is registered." in _messages(response)
+    response = org.post(add, {"handle": "hugo"})
+    assert response.status_code == 302
+    assert _registered(tournament) == {"hugo"}
