@@ -189,6 +189,7 @@ class PlayerCsvForm(forms.Form):
     csv_text = forms.CharField(
         label=_("Players (one per line: handle,name)"),
         required=False,
+        strip=False,  # leading blank lines keep the line numbers of the messages
         widget=forms.Textarea(
             attrs={
                 "rows": 6,

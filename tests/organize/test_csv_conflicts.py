@@ -248,7 +248,8 @@ def test_the_hugo_case_asks_first_and_stores_nothing(org, tournament, hugo):
     assert "Line 13: @hugo" in html and "Hugo Brandt" in html and "Hugo Ives" in html
     assert 'name="choice-13" value="existing"' in html
     assert 'name="handle-13" id="handle-13" value="hugo-brandt"' in html
-    assert "12 lines: 11 new players, 0 existing players, 1 to decide." in html
+    summary = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.split('id="csv-summary"')[1]))
+    assert "New players: 11 Existing players (same name): 0 To decide: 1" in summary
     assert 'name="csv_text"' in html and "p05,Player 5" in html  # the list is carried along
     assert not Registration.objects.filter(tournament=tournament).exists()
     assert not Player.objects.filter(handle__startswith="p").exists()
@@ -412,3 +413,12 @@ def test_one_player_with_another_name_is_not_linked(org, tournament, hugo):
     response = org.post(add, {"handle": "hugo"})
     assert response.status_code == 302
     assert _registered(tournament) == {"hugo"}
+
+
+def test_line_numbers_count_leading_blank_lines(org, tournament):
+    """The pasted text is not stripped: ``line N`` is the line the organizer sees."""
+    response = org.post(
+        url("organize-players-csv", tournament.pk), {"csv_text": "\n\nana,Ana\nBad One\n"}
+    )
+    assert response.status_code == 400
+    assert "line 4: " in response.content.decode()
