@@ -189,6 +189,7 @@ class PlayerCsvForm(forms.Form):
     csv_text = forms.CharField(
         label=_("Players (one per line: handle,name)"),
         required=False,
+        strip=False,  # leading blank lines keep the line numbers of the messages
         widget=forms.Textarea(
             attrs={
                 "rows": 6,
@@ -218,3 +219,23 @@ class PlayerCsvForm(forms.Form):
         if data["text"].count("\n") > MAX_ENTRIES + 10:
             raise forms.ValidationError(_("At most %(n)d players at once.") % {"n": MAX_ENTRIES})
         return data
+
+
+def csv_choices(data: Any) -> dict[int, str | None]:
+    """The organizer's choice per conflicting line, from the fields of the import's
+    confirmation step: ``choice-<line>`` is ``existing`` (``None``: use the existing
+    player) or ``new`` (the handle typed in ``handle-<line>``, ``""`` when missing).
+    Any other value, or a line that is not a number, is no choice (the service then
+    asks for one)."""
+    choices: dict[int, str | None] = {}
+    for key in data:
+        number = key.removeprefix("choice-")
+        if number == key or not (number.isascii() and number.isdigit()) or len(number) > 6:
+            continue
+        value = data.get(key)
+        if value == "existing":
+            choices[int(number)] = None
+        elif value == "new":
+            handle = data.get(f"handle-{number}")
+            choices[int(number)] = handle.strip()[:200] if isinstance(handle, str) else ""
+    return choices

@@ -40,7 +40,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games.errors import DomainError
 from tournaments.errors import NotAllowed, NotFound
-from tournaments.forms import PlayerAddForm, PlayerCsvForm, TournamentSettingsForm
+from tournaments.forms import (
+    PlayerAddForm,
+    PlayerCsvForm,
+    TournamentSettingsForm,
+    csv_choices,
+)
 from tournaments.models import Registration, Round, Tournament
 from tournaments.permissions import ensure_can_manage_league, ensure_can_manage_tournament
 from tournaments.selectors import (
@@ -53,7 +58,6 @@ from tournaments.services import (
     registration_check_in,
     registration_check_in_all,
     registration_check_out,
-    registration_create_many,
     registration_csv_parse,
     registration_drop,
     registration_no_show,
@@ -66,7 +70,14 @@ from tournaments.services import (
     tournament_settings_update,
     tournament_start,
 )
-from tournaments.services.registration import CsvRejected, RegistrationRejected
+from tournaments.services.registration import CsvEntry, CsvRejected, RegistrationRejected
+from tournaments.services.registration_csv import (
+    CsvCheck,
+    CsvChoicesRejected,
+    CsvConflictsChanged,
+    registration_csv_check,
+    registration_csv_register,
+)
 
 #: How many audit entries the dashboard shows (the audit page has them all).
 RECENT_AUDIT = 8
@@ -299,17 +310,40 @@ def organize_settings(request: HttpRequest, tournament: Tournament) -> HttpRespo
 @_organizer_page
 @require_POST
 def organize_player_add(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """Register one player by handle (a new handle becomes a player)."""
+    """Register one player by handle (a new handle becomes a player). A handle that
+    belongs to a player with another name than the one given is not registered: the
+    form says whose it is and proposes a free handle (as the list's confirmation step)."""
     form = PlayerAddForm(request.POST)
     if form.is_valid():
         handle = form.cleaned_data["handle"]
+        entry = CsvEntry(line=1, handle=handle, name=form.cleaned_data["display_name"] or None)
         try:
-            batch = registration_create_many(
+            check = registration_csv_check(
+                tournament=tournament, user=request.user, entries=[entry]
+            )
+            if check.conflicts:
+                raise CsvConflictsChanged(check)
+            batch = registration_csv_register(
                 tournament=tournament,
                 user=request.user,
-                entries=[(handle, form.cleaned_data["display_name"] or None)],
-                create=True,
+                entries=[entry],
+                token=check.token,
+                decisions={},
             )
+        except CsvConflictsChanged as exc:
+            for conflict in exc.check.conflicts:
+                form.add_error(
+                    "handle",
+                    _(
+                        "@%(handle)s is %(existing)s. To register them, leave the name "
+                        "empty; for a new player use another handle, e.g. %(proposed)s."
+                    )
+                    % {
+                        "handle": handle,
+                        "existing": conflict.existing_name,
+                        "proposed": conflict.proposed,
+                    },
+                )
         except NotAllowed:
             raise
         except RegistrationRejected as exc:
@@ -334,17 +368,51 @@ def organize_player_add(request: HttpRequest, tournament: Tournament) -> HttpRes
 def organize_players_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Register a pasted or uploaded list (``handle,name`` per line), all or nothing:
     any bad line (or a handle the services refuse) stores nothing and is named as
-    ``line N: reason``."""
+    ``line N: reason``.
+
+    Lines whose handle is a player with another name are not registered silently: the
+    answer is a confirmation step listing them, each with a choice (the existing player,
+    or a new player with a proposed free handle). It posts the same list again with
+    ``confirm=yes``, the choices and the check's ``token``; the list is parsed and
+    checked again (a change in between shows the step again, 409)."""
     form = PlayerCsvForm(request.POST, request.FILES)
     errors: list[str] = []
     if form.is_valid():
+        text = form.cleaned_data["text"]
+        entries: list[CsvEntry] = []
+        confirming = request.POST.get("confirm") == "yes"
         try:
-            entries = registration_csv_parse(form.cleaned_data["text"])
-            batch = registration_create_many(
+            entries = registration_csv_parse(text)
+            if confirming:
+                token = request.POST.get("token") or ""
+                choices = csv_choices(request.POST)
+            else:
+                check = registration_csv_check(
+                    tournament=tournament, user=request.user, entries=entries
+                )
+                if check.conflicts:
+                    return _csv_conflicts_page(request, tournament, check=check, text=text)
+                token, choices = check.token, {}
+            batch = registration_csv_register(
                 tournament=tournament,
                 user=request.user,
-                entries=[(e.handle, e.name) for e in entries],
-                create=True,
+                entries=entries,
+                token=token,
+                decisions=choices,
+            )
+        except CsvConflictsChanged as exc:
+            return _csv_conflicts_page(
+                request, tournament, check=exc.check, text=text, status=409, notice=exc.message
+            )
+        except CsvChoicesRejected as exc:
+            return _csv_conflicts_page(
+                request,
+                tournament,
+                check=exc.check,
+                text=text,
+                status=400,
+                choices=csv_choices(request.POST),
+                problems=exc.problems,
             )
         except CsvRejected as exc:
             errors = exc.errors
@@ -359,18 +427,59 @@ def organize_players_csv(request: HttpRequest, tournament: Tournament) -> HttpRe
         except DomainError as exc:
             errors = [str(exc.message)]
         else:
-            count = len(batch.registered)
+            count, new = len(batch.registered), len(batch.created)
             messages.success(
                 request,
                 ngettext(
-                    "%(count)d player registered (%(new)d new).",
-                    "%(count)d players registered (%(new)d new).",
+                    "%(count)d player registered (%(new)d new, %(linked)d existing).",
+                    "%(count)d players registered (%(new)d new, %(linked)d existing).",
                     count,
                 )
-                % {"count": count, "new": len(batch.created)},
+                % {"count": count, "new": new, "linked": count - new},
             )
             return _back(tournament, "players")
     return _render_dashboard(request, tournament, status=400, csv_form=form, csv_errors=errors)
+
+
+def _csv_conflicts_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    check: CsvCheck,
+    text: str,
+    status: int = 200,
+    notice: Any = "",
+    choices: dict[int, str | None] | None = None,
+    problems: dict[int, str] | None = None,
+) -> HttpResponse:
+    """The import's confirmation step: each conflicting line with its choice (kept from
+    the organizer's last answer when it is shown again with errors)."""
+    choices = choices or {}
+    problems = problems or {}
+    rows = []
+    for conflict in check.conflicts:
+        picked = choices.get(conflict.line, False)  # False: no choice yet
+        rows.append(
+            {
+                "c": conflict,
+                "choice": "" if picked is False else ("existing" if picked is None else "new"),
+                "handle": picked if isinstance(picked, str) else conflict.proposed,
+                "error": problems.get(conflict.line, ""),
+            }
+        )
+    return render(
+        request,
+        "tournaments/organize/csv_conflicts.html",
+        {
+            "tournament": tournament,
+            "check": check,
+            "rows": rows,
+            "text": text,
+            "notice": notice,
+            "errors": bool(problems),
+        },
+        status=status,
+    )
 
 
 @_organizer_page

@@ -57,6 +57,10 @@ FORMS = {
         "action": [""],
         "fields": ["handle", "display_name", "csv_text"],
     },
+    "/tournaments/{tournament}/organize/players/csv/": {
+        "action": [""],
+        "fields": ["csv_text", "confirm", "token", "choice-1", "handle-1"],
+    },
     "/tournaments/{tournament}/organize/reseat/": {"action": [""], "fields": ["round"]},
     "/tournaments/{tournament}/organize/time-up/": {"action": [""], "fields": ["round"]},
     "/tournaments/{tournament}/organize/staff/": {
@@ -99,3 +103,31 @@ def test_hostile_form_values_never_answer_500(url, game, tournament, staff, sett
             assert response.status_code < 500, (page, action, value[:40])
             seen.add(response.status_code)
     assert seen - {302, 403, 404, 405}, seen  # the forms were reached, not refused at the door
+
+
+def test_hostile_choices_of_the_csv_import_never_answer_500(tournament, staff, settings):
+    """The import's confirmation step (a handle of a player with another name): hostile
+    tokens, choices and handles answer the step again (400/409), never a 500."""
+    from tests.tournaments.factories import PlayerFactory
+    from tournaments.models import Registration
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000_000
+    PlayerFactory(handle="hugo", display_name="Hugo Ives")
+    client = Client(raise_request_exception=False)
+    client.force_login(staff["organizer"])
+    page = f"/tournaments/{tournament.pk}/organize/players/csv/"
+    for value in HOSTILE:
+        for choice in (value, "new", "existing"):
+            fields = {
+                "csv_text": "hugo,Hugo Brandt\n",
+                "confirm": "yes",
+                "token": value,
+                "choice-1": choice,
+                "handle-1": value,
+                f"choice-{value[:20]}": "new",
+            }
+            response = client.post(
+                page, _raw_body(fields), content_type="application/x-www-form-urlencoded"
+            )
+            assert response.status_code in (400, 409), (choice, value[:40])
+    assert not Registration.objects.filter(tournament=tournament, player__handle="hugo").exists()

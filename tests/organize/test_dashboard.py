@@ -115,7 +115,7 @@ def test_register_twelve_by_csv_then_check_in_all_and_start(org, league):
         assert marker in dashboard
     response = org.post(url("organize-players-csv", t.pk), {"csv_text": CSV12})
     assert response.status_code == 302
-    assert "12 players registered (12 new)." in _messages(response)
+    assert "12 players registered (12 new, 0 existing)." in _messages(response)
     assert Registration.objects.filter(tournament=t).count() == 12
     assert Player.objects.get(handle="p07").display_name == "Player 7"
     response = org.post(url("organize-check-in-all", t.pk))

@@ -47,6 +47,11 @@ from tournaments.services.registration import (
     registration_create_many,
     registration_csv_parse,
 )
+from tournaments.services.registration_csv import (
+    registration_csv_check,
+    registration_csv_classify,
+    registration_csv_register,
+)
 
 __all__ = [
     "friendly_game_create",
@@ -64,7 +69,10 @@ __all__ = [
     "registration_check_in_all",
     "registration_check_out",
     "registration_create_many",
+    "registration_csv_check",
+    "registration_csv_classify",
     "registration_csv_parse",
+    "registration_csv_register",
     "registration_create",
     "registration_drop",
     "registration_reinstate",

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,12 +189,16 @@ def registration_create_many(
     user: Any,
     entries: Sequence[tuple[str, str | None]],
     create: bool = False,
+    must_create: Collection[str] = (),
 ) -> RegistrationBatch:
     """Register players by handle (organizers of the tournament), all or nothing.
 
     ``entries`` are ``(handle, display_name or None)``; the name is used only for a
     player created here (``create``: unknown handles become new players, named so,
-    or after their handle). Known players keep their names.
+    or after their handle). Known players keep their names: the name is not compared
+    here (an import that compares names asks first: :mod:`.registration_csv`).
+    ``must_create``: handles that must become new players (the organizer chose "a new
+    player with this handle"); one that is a player already is refused, never linked.
 
     Refusals (nothing stored): :class:`NotAllowed` (403) before anything else for
     users without the organizer role; :class:`InvalidState` (409) when the tournament
@@ -223,7 +227,15 @@ def registration_create_many(
         raise RegistrationRejected(
             _("Unknown player handles: %(handles)s.") % {"handles": ", ".join(unknown)}, problems
         )
-    problems: list[Problem] = []
+    problems: list[Problem] = [
+        Problem(
+            first_index[h],
+            h,
+            _("the handle %(handle)s is already taken") % {"handle": h},
+        )
+        for h in handles
+        if h in known and h in must_create
+    ]
     for handle in unknown:
         name = names[handle]
         if name is not None and len(name) > MAX_NAME:
