@@ -118,9 +118,10 @@ _renderings = _Renderings(CACHE_SIZE)
 def render_live_regions(*, shown: VisibleGame, language: str) -> dict[str, str]:
     """The live regions of the game page as ``shown`` (at its last event, with names)
     shows them, in ``language``: element id -> its HTML (the element included), exactly
-    as the page renders them."""
-    context = game_page_context(shown=shown)
+    as the page renders them. ``shown`` must have been read in ``language`` too (a
+    hidden player's neutral name is translated)."""
     with translation.override(language):
+        context = game_page_context(shown=shown)  # the log's sentences are translated
         return {
             region: render_to_string(template, context).strip()
             for region, template in LIVE_REGIONS.items()
@@ -148,9 +149,15 @@ def game_live_regions(*, shown: VisibleGame, language: str) -> dict[str, str]:
     return regions
 
 
+def forget_live_regions() -> None:
+    """Drop this process's renderings (tests)."""
+    _renderings.clear()
+
+
 __all__ = [
     "LIVE_REGIONS",
     "audience_of",
+    "forget_live_regions",
     "game_live_regions",
     "game_page_context",
     "render_live_regions",
