@@ -28,6 +28,7 @@ The message formats are documented in ``docs/api.md`` ("Live updates").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -171,11 +172,8 @@ def _game_view(
     a result other than ``result_version``), also the game page's live regions from the
     same read (made in that language), as :func:`tournaments.game_page.game_live_regions`
     renders them once for everyone who sees the game alike."""
-    if language is None:
-        return _read_game_view(
-            game_id=game_id, user=user, after=after, result_version=result_version
-        )
-    with translation.override(language):  # hidden players' neutral names are translated
+    # in the page's language: a hidden player's neutral name is translated
+    with translation.override(language) if language else contextlib.nullcontext():
         return _read_game_view(
             game_id=game_id,
             user=user,
@@ -186,12 +184,7 @@ def _game_view(
 
 
 def _read_game_view(
-    *,
-    game_id: int,
-    user: Any,
-    after: int | None,
-    result_version: int | None,
-    language: str | None = None,
+    *, game_id: int, user: Any, after: int | None, result_version: int | None, language: str | None
 ) -> _GameView:
     from tournaments.game_page import game_live_regions
     from tournaments.selectors import game_view_for
@@ -214,7 +207,10 @@ def _read_game_view(
         result_version is not None and result_version != game.result_version
     )
     if language is not None and news:
-        view.regions = game_live_regions(shown=shown, language=language)
+        try:
+            view.regions = game_live_regions(shown=shown, language=language)
+        except Exception:  # best effort: without regions the page fetches itself
+            logger.exception("live regions of game %s not rendered", game_id)
     return view
 
 

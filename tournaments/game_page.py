@@ -37,7 +37,7 @@ LIVE_REGIONS: dict[str, str] = {
     "event-log": "games/_game_log.html",
 }
 
-#: Renderings kept per process (the latest few changes of the games being watched).
+#: Renderings kept per process: the latest of each game, audience and language watched.
 CACHE_SIZE = 256
 
 Audience = tuple[bool, tuple[tuple[str, str], ...]]
@@ -86,23 +86,25 @@ def audience_of(shown: VisibleGame) -> Audience:
 
 
 class _Renderings:
-    """The latest renderings, by game state, audience and language (thread-safe)."""
+    """The latest rendering of each (game, audience, language), with the game state it
+    shows; the least recently used go first (thread-safe)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._lock = threading.Lock()
-        self._items: OrderedDict[Any, dict[str, str]] = OrderedDict()
+        self._items: OrderedDict[Any, tuple[Any, dict[str, str]]] = OrderedDict()
 
-    def get(self, key: Any) -> dict[str, str] | None:
+    def get(self, key: Any, state: Any) -> dict[str, str] | None:
         with self._lock:
-            regions = self._items.get(key)
-            if regions is not None:
-                self._items.move_to_end(key)
-            return regions
+            item = self._items.get(key)
+            if item is None or item[0] != state:
+                return None
+            self._items.move_to_end(key)
+            return item[1]
 
-    def put(self, key: Any, regions: dict[str, str]) -> None:
+    def put(self, key: Any, state: Any, regions: dict[str, str]) -> None:
         with self._lock:
-            self._items[key] = regions
+            self._items[key] = (state, regions)
             self._items.move_to_end(key)
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
@@ -133,19 +135,12 @@ def game_live_regions(*, shown: VisibleGame, language: str) -> dict[str, str]:
     version, status, last save), :func:`audience_of` and language in this process:
     every socket of one audience after one change gets the same rendering."""
     game = shown.game
-    key = (
-        game.pk,
-        game.last_sequence,
-        game.result_version,
-        game.status,
-        game.updated_at,
-        audience_of(shown),
-        language,
-    )
-    regions = _renderings.get(key)
+    key = (game.pk, audience_of(shown), language)
+    state = (game.last_sequence, game.result_version, game.status, game.updated_at)
+    regions = _renderings.get(key, state)
     if regions is None:
         regions = render_live_regions(shown=shown, language=language)
-        _renderings.put(key, regions)
+        _renderings.put(key, state, regions)
     return regions
 
 

@@ -54,9 +54,7 @@ async def _next_event(scene: Scene, sockets: dict) -> dict:
     return {who: await _receive(socket) for who, socket in sockets.items()}
 
 
-async def test_each_socket_gets_the_regions_its_user_sees_as_the_page_shows_them(
-    layer, renders
-):
+async def test_each_socket_gets_the_regions_its_user_sees_as_the_page_shows_them(layer, renders):
     scene = await database_sync_to_async(_scene)(back=1)
     users = scene.users
     sockets = {}
@@ -128,5 +126,21 @@ async def test_an_unknown_language_gets_no_regions(layer):
         assert (await _receive(socket))["type"] == "hello"
         message = (await _next_event(scene, {"only": socket}))["only"]
         assert message["type"] == "event" and "regions" not in message
+    finally:
+        await socket.disconnect()
+
+
+async def test_a_rendering_that_fails_leaves_the_message_without_regions(layer, monkeypatch):
+    def broken(*, shown, language):
+        raise RuntimeError("template broken")
+
+    monkeypatch.setattr(game_page, "render_live_regions", broken)
+    scene = await database_sync_to_async(_scene)(back=1)
+    socket = await _open(f"/ws/games/{scene.game_id}/?lang=en")
+    try:
+        assert (await _receive(socket))["type"] == "hello"
+        message = (await _next_event(scene, {"only": socket}))["only"]
+        assert message["type"] == "event" and message["sequence"] == scene.n
+        assert "regions" not in message  # the page fetches itself, as without ?lang=
     finally:
         await socket.disconnect()
