@@ -1,7 +1,8 @@
 """Live-page notifications: after commit, tell the pages watching a game or tournament.
 
 A notification is a small hint (``{"type": "game.changed", "game": 7, "sequence": 42}``)
-sent to channel-layer groups; a page that receives it fetches what changed. Losing
+sent to channel-layer groups; the socket that receives it reads what changed for its
+listener (``tournaments.consumers``). Losing
 one (Redis down, a process dying after commit) loses no work, since the next
 notification or a reload shows the state, so notifications are sent on commit
 without an outbox row, and a channel layer that cannot be reached is only logged.

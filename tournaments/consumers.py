@@ -8,6 +8,12 @@ finishes rounds. The consumers read what the client sees from the database
 (``database_sync_to_async``), with the same selectors and visibility rules as the
 pages and the API, so a socket never shows more than ``GET /api/...`` would.
 
+A game socket opened with ``?lang=<language>`` (the site's game page) also gets the
+page's live regions in the last message of each change (``regions``, ``version``), as
+this user sees them: rendered once per change for everyone who sees the game alike
+(:mod:`tournaments.game_page`), in the database thread, from the same read as the
+events.
+
 Who may listen: the origin is checked by the ASGI stack (``AllowedHostsOriginValidator``);
 the user is the session's (``AuthMiddlewareStack``) or, for API clients, the owner of
 the DRF token in ``?token=``. Public tournaments (of public leagues) and friendly games
@@ -22,6 +28,7 @@ The message formats are documented in ``docs/api.md`` ("Live updates").
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
@@ -30,6 +37,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
 
 from games.errors import GameNotFound
 from outbox.live import game_group, tournament_group
@@ -144,17 +152,44 @@ class _GameView:
     result_source: str
     events: list[tuple[int, Any]] = field(default_factory=list)
     behind: bool = False  # more than MAX_BACKLOG events were missing
+    #: The game page's live regions as this user sees them (with ``language``).
+    regions: dict[str, str] | None = None
 
 
-def _game_view(*, game_id: int, user: Any, after: int | None) -> _GameView:
+def _game_view(
+    *,
+    game_id: int,
+    user: Any,
+    after: int | None,
+    result_version: int | None = None,
+    language: str | None = None,
+) -> _GameView:
     """What ``user`` may see of the game now (GameNotFound when nothing), and its events
     after ``after``: both from :func:`~tournaments.selectors.game_view_for`, the one
     place that decides what a visitor sees of a game (the events as ``GET
     /api/games/<id>/events?after=`` shows them: hidden players under their neutral
-    names)."""
+    names). With ``language``, when there is something to send (events after ``after``,
+    a result other than ``result_version``), also the game page's live regions from the
+    same read (made in that language), as :func:`tournaments.game_page.game_live_regions`
+    renders them once for everyone who sees the game alike."""
+    # in the page's language: a hidden player's neutral name is translated
+    with translation.override(language) if language else contextlib.nullcontext():
+        return _read_game_view(
+            game_id=game_id,
+            user=user,
+            after=after,
+            result_version=result_version,
+            language=language,
+        )
+
+
+def _read_game_view(
+    *, game_id: int, user: Any, after: int | None, result_version: int | None, language: str | None
+) -> _GameView:
+    from tournaments.game_page import game_live_regions
     from tournaments.selectors import game_view_for
 
-    shown = game_view_for(game_id=game_id, user=user)
+    shown = game_view_for(game_id=game_id, user=user, with_names=language is not None)
     game = shown.game
     view = _GameView(
         sequence=game.last_sequence,
@@ -168,6 +203,14 @@ def _game_view(*, game_id: int, user: Any, after: int | None) -> _GameView:
         view.behind = len(events) > MAX_BACKLOG
         if not view.behind:
             view.events = [(e.sequence, e.data) for e in events]
+    news = (after is not None and after < game.last_sequence) or (
+        result_version is not None and result_version != game.result_version
+    )
+    if language is not None and news:
+        try:
+            view.regions = game_live_regions(shown=shown, language=language)
+        except Exception:  # best effort: without regions the page fetches itself
+            logger.exception("live regions of game %s not rendered", game_id)
     return view
 
 
@@ -179,12 +222,15 @@ class GameConsumer(_LiveConsumer):
     user: Any
     sent_sequence: int
     result_version: int
+    #: The language of the page's live regions (``?lang=``), else none are sent.
+    language: str | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         try:
             self.user, query = await self.identify()
             after = _after(query)
+            self.language = _language(query)
             view = await self.load(after=after)
         except _Refused as refused:
             await self.refuse(refused.code)
@@ -204,17 +250,24 @@ class GameConsumer(_LiveConsumer):
         )
         await self.send_view(view)
 
-    async def load(self, *, after: int | None) -> _GameView:
+    async def load(self, *, after: int | None, result_version: int | None = None) -> _GameView:
         try:
             return await database_sync_to_async(_game_view)(
-                game_id=self.game_id, user=self.user, after=after
+                game_id=self.game_id,
+                user=self.user,
+                after=after,
+                result_version=result_version,
+                language=self.language,
             )
         except GameNotFound as exc:
             raise _Refused(CLOSE_NOT_FOUND) from exc
 
     async def send_view(self, view: _GameView) -> None:
+        """The view's news, one message each; the last carries the page's live regions
+        (``regions``, ``version``) when the client asked for them."""
+        messages: list[dict[str, Any]] = []
         if view.behind:
-            await self.send_json(
+            messages.append(
                 {
                     "type": "resync",
                     "game": self.game_id,
@@ -226,13 +279,13 @@ class GameConsumer(_LiveConsumer):
         for sequence, event in view.events:
             if sequence <= self.sent_sequence:
                 continue
-            await self.send_json(
+            messages.append(
                 {"type": "event", "game": self.game_id, "sequence": sequence, "event": event}
             )
             self.sent_sequence = sequence
         if view.result_version != self.result_version:
             self.result_version = view.result_version
-            await self.send_json(
+            messages.append(
                 {
                     "type": "result",
                     "game": self.game_id,
@@ -243,6 +296,10 @@ class GameConsumer(_LiveConsumer):
                     "sequence": view.sequence,
                 }
             )
+        if messages and view.regions is not None:
+            messages[-1] = {**messages[-1], "regions": view.regions, "version": view.sequence}
+        for message in messages:
+            await self.send_json(message)
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         """A hint from ``outbox.live``: read what is new from the database and send it."""
@@ -256,7 +313,7 @@ class GameConsumer(_LiveConsumer):
         ):
             return  # already sent (a later read covered it)
         try:
-            view = await self.load(after=self.sent_sequence)
+            view = await self.load(after=self.sent_sequence, result_version=self.result_version)
         except _Refused as refused:
             await self.close(code=refused.code)  # no longer visible to this user
             return
@@ -274,6 +331,15 @@ def _after(query: dict[str, str]) -> int | None:
     if after < 0:
         raise _Refused(CLOSE_BAD_REQUEST)
     return after
+
+
+def _language(query: dict[str, str]) -> str | None:
+    """``?lang=``: one of the site's languages, else none (no regions: the page
+    refetches itself, as it does without them)."""
+    from django.conf import settings
+
+    code = query.get("lang")
+    return code if code in {known for known, _name in settings.LANGUAGES} else None
 
 
 # --------------------------------------------------------------------------- tournaments

@@ -26,6 +26,10 @@ change                 in the transaction          caches (after        live mes
 ``RatingsChanged``     --                          pages                --
 =====================  ==========================  ===================  =====================
 
+The messages are hints: each socket reads what its user may see and sends that; a game
+socket also sends the game page's live regions, rendered once per change and audience
+(:mod:`tournaments.game_page`), so the page needs no fetch.
+
 Rounds finish inside the transaction of the result that completes them (so two last
 results at once finish the round exactly once, under the round's lock), through
 :func:`tournaments.services.progression.round_refresh_status`, which records the

@@ -21,11 +21,11 @@ from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
 from games.kinds import rules_kinds
-from games.presenters import game_log_lines, game_view
 from games.selectors import BadStatePoint
 from tock_site.page_cache import page_cached
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
+from tournaments.game_page import game_page_context
 from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
 from tournaments.selectors import (
     game_view_for,
@@ -234,31 +234,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except BadStatePoint as exc:
         at_error = str(exc)
         shown = game_view_for(user=request.user, game_id=pk, with_names=True)
-    game, last, at = shown.game, shown.game.last_sequence, shown.at
-    events = shown.events()
-    view = game_view(
-        state=shown.state,
-        names=shown.names,
-        summary=shown.summary if at != last else None,
-    )
-    context = {
-        "game": game,
-        "table": shown.table,
-        "state": shown.state,
-        "view": view,
-        "events": events,
-        "log": game_log_lines(
-            kind=game.kind, events=events, summary=view.summary, names=shown.names, at=at
-        ),
-        "replay": {
-            "at": at,
-            "last": last,
-            "previous": max(1, at - 1),
-            "next": min(last, at + 1),
-            "error": at_error,
-            "shown_in_full": shown.full,
-        },
-    }
+    context = game_page_context(shown=shown, at_error=at_error)
     return render(request, "games/game_detail.html", context)
 
 

@@ -1,7 +1,9 @@
 /* Live pages: listen on the page's WebSocket (docs/api.md, "Live updates") and, when
- * something changed, fetch this same page again and swap its live regions in. The
- * server renders everything, so the page is complete without this script; here it only
- * stays current. The swap itself (what the reader opened or was typing is kept, an
+ * something changed, swap the page's live regions in: from the message itself when it
+ * carries them (the game page: "regions", rendered by the server for this visitor's
+ * audience in the page's language), else from a fresh copy of this same page, fetched.
+ * The server renders everything, so the page is complete without this script; here it
+ * only stays current. The swap itself (what the reader opened or was typing is kept, an
  * older copy is never swapped over a newer one) is static/js/regions.js's, loaded
  * before this script. No build step, no dependencies.
  *
@@ -10,13 +12,17 @@
  *   data-live-after         (game pages) the last event sequence the page shows
  *   data-live-regions       CSS selectors (comma-separated) of what is swapped;
  *                           default "#content"
+ *   data-live-lang          (game pages) the page's language: the socket's messages
+ *                           then carry the regions (each selector an "#id"), and a
+ *                           message with all of them is swapped in without a fetch
  *   data-live-hold          selectors of regions left alone while the URL has
  *   data-live-hold-param    this query parameter (the replay viewer's ?at=N)
  *   data-live-label         text of the indicator while connected (translated)
  *   data-live-label-offline text while reconnecting or refused (translated)
  *
  * Events for other scripts: "tock:live" (cancelable, detail: the message) before a
- * refresh, "tock:live-updated" (detail: the swapped elements) after one. */
+ * refresh or a swap from the message, "tock:live-updated" (detail: the swapped
+ * elements) after one. */
 (function () {
   "use strict";
   var script = document.currentScript || document.querySelector("script[data-live-socket]");
@@ -73,6 +79,7 @@
     var url = new URL(cfg.liveSocket, window.location.href);
     url.protocol = window.location.protocol === "https:" ? "wss:" : "ws:";
     if (after !== null && !isNaN(after)) url.searchParams.set("after", String(after));
+    if (cfg.liveLang) url.searchParams.set("lang", cfg.liveLang);
     return url.toString();
   }
 
@@ -93,7 +100,9 @@
       }
       if (data.type === "hello" || data.type === "pong") return;
       var proceed = document.dispatchEvent(new CustomEvent("tock:live", { detail: data, cancelable: true }));
-      if (proceed) scheduleRefresh();
+      if (!proceed) return;
+      if (swapFromMessage(data)) clearTimeout(refreshTimer); // what earlier messages asked for too
+      else scheduleRefresh();
     };
     socket.onclose = function (event) {
       showState(false);
@@ -118,6 +127,31 @@
     return !!param && new URL(window.location.href).searchParams.has(param);
   }
 
+  // The message's regions (element id -> its HTML), when it has every region of the
+  // page: swapped in as a fetched copy would be (an older one is dropped by its version).
+  function swapFromMessage(data) {
+    var fresh = data.regions;
+    if (!fresh || typeof fresh !== "object") return false;
+    var html = [];
+    for (var i = 0; i < regions.length; i++) {
+      var id = /^#([\w-]+)$/.exec(regions[i]);
+      if (!id || typeof fresh[id[1]] !== "string") return false; // not all of them: fetch
+      html.push(fresh[id[1]]);
+    }
+    show(new DOMParser().parseFromString("<!DOCTYPE html><body>" + html.join("") + "</body>", "text/html"));
+    return true;
+  }
+
+  function show(doc) {
+    var held = holding() ? hold : [];
+    var swapped = window.TockRegions.swapIn(doc, regions.filter(function (selector) {
+      return held.indexOf(selector) === -1;
+    }));
+    if (!swapped) return; // a copy older than the page shown
+    placeIndicator();
+    document.dispatchEvent(new CustomEvent("tock:live-updated", { detail: swapped }));
+  }
+
   function refresh() {
     if (fetching) { again = true; return; }
     fetching = true;
@@ -127,14 +161,7 @@
         return response.text();
       })
       .then(function (html) {
-        var doc = new DOMParser().parseFromString(html, "text/html");
-        var held = holding() ? hold : [];
-        var swapped = window.TockRegions.swapIn(doc, regions.filter(function (selector) {
-          return held.indexOf(selector) === -1;
-        }));
-        if (!swapped) return; // fetched before a change the page shows already
-        placeIndicator();
-        document.dispatchEvent(new CustomEvent("tock:live-updated", { detail: swapped }));
+        show(new DOMParser().parseFromString(html, "text/html"));
       })
       .catch(function () { /* best effort: the next message or a reload shows the state */ })
       .finally(function () {

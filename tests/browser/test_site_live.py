@@ -9,6 +9,7 @@ the server's sockets through the channel layer.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -66,7 +67,7 @@ def test_two_open_tournament_pages_show_a_result_recorded_through_the_service(
     shot(player, "phone-after")
 
 
-def test_a_game_page_shows_a_new_event_live(desktop: Any, shot) -> None:
+def test_a_game_page_shows_a_new_event_live_from_the_message_alone(desktop: Any, shot) -> None:
     from playwright.sync_api import expect
 
     scene = scenes.running_tournament(players=4)
@@ -74,10 +75,14 @@ def test_a_game_page_shows_a_new_event_live(desktop: Any, shot) -> None:
     log = scenes.played_log(game)
     for sequence, event in enumerate(log[:5], start=1):
         game_record_event(game=game, event=event, expected_sequence=sequence, user=scene.organizer)
-    page = open_live(desktop, f"/games/{game.pk}/")
+    path = f"/games/{game.pk}/"
+    page = open_live(desktop, path)
     expect(page.locator(".replay-position")).to_contain_text("Event 5 of 5")
     expect(page.locator("#event-6")).to_have_count(0)
     shot(page, "five-events")
+    # The page's own address fetched again (live.js's refetch) would show here.
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(urlsplit(request.url).path))
 
     game.refresh_from_db()
     game_record_event(game=game, event=log[5], expected_sequence=6, user=scene.organizer)
@@ -86,5 +91,9 @@ def test_a_game_page_shows_a_new_event_live(desktop: Any, shot) -> None:
         "Event 6 of 6", timeout=LIVE_TIMEOUT_MS
     )
     expect(page.locator("#event-6")).to_have_count(1)
+    expect(page.locator("#event-log")).to_have_attribute("data-live-version", "6")
     assert not_reloaded(page)
+    # From the socket's message alone: the regions came with it, no fetch of the page
+    # (a refetch would have been requested before the page changed).
+    assert path not in fetched, fetched
     shot(page, "six-events")

@@ -50,7 +50,9 @@ class Scene:
     users: dict
 
 
-def _scene() -> Scene:
+def _scene(*, back: int = 0) -> Scene:
+    """A game in progress with an infraction nobody has knocked on (``back`` events
+    before it: not yet recorded)."""
     tournament = TournamentFactory(name="Madrid Open", status="running")
     maria_user = UserFactory(username="maria")
     players = [
@@ -64,7 +66,7 @@ def _scene() -> Scene:
         tournament=tournament, role=Role.SCOREKEEPER, user=UserFactory(username="sk")
     ).user
     log = engine.simulate(game="tock", players=HANDLES, seed=3, mistakes=0.15, knocks=0.3)
-    n = cut_with_pending_infraction(log)
+    n = cut_with_pending_infraction(log) - back
     assert n < 150  # the socket sends the backlog one event at a time
     game_record_log(game=table.game, log=log[:n], user=SYSTEM)
     return Scene(

@@ -1,9 +1,14 @@
-"""``{% game_rulings_section game %}``: the referees' rulings of a game, for its page.
+"""``{% game_rulings_section game %}``: the referees' rulings of a game, for its page;
+``{% game_referee_link game %}``: the referee's way to the referee page.
 
 Each ruled knock with the verdict applied and, for an override of the engine, the
 referee's note, and each correction of the result after the end (who, the new places,
 the note; read from the summary, no query) (rulings are public, see
-:mod:`tournaments.views_referee`)."""
+:mod:`tournaments.views_referee`). The section is a live region of the game page
+(:data:`tournaments.game_page.LIVE_REGIONS`), rendered once for every visitor who sees
+the game alike, so it depends on nothing of the visitor but what
+:func:`~tournaments.selectors.game_view_for` decided (the masked game, the summary); the
+link, which depends on the visitor's roles, stays outside it."""
 
 from __future__ import annotations
 
@@ -21,13 +26,11 @@ from tournaments.selectors.rulings import game_rulings, result_correctable
 register = template.Library()
 
 
-@register.inclusion_tag("games/_rulings.html", takes_context=True)
-def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[str, Any]:
-    """``summary``: the page's presented summary, whose knocks carry the players' names
-    as this visitor may see them (hidden players masked), by event number. Referees and
-    organizers of a game in progress whose kind has rulings in play (TOCK's knocks),
-    and of any game that has ended with a log (to correct its result), also get a link
-    to the referee page."""
+@register.inclusion_tag("games/_referee_link.html", takes_context=True)
+def game_referee_link(context: Any, game: Any) -> dict[str, Any]:
+    """Referees and organizers of a game in progress whose kind has rulings in play
+    (TOCK's knocks), and of any game that has ended with a log (to correct its result),
+    get a link to the referee page."""
     request = context.get("request")
     user = getattr(request, "user", None)
     may_rule = game.status == GameStatus.IN_PROGRESS and rules_in_progress(game.kind)
@@ -38,6 +41,13 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
         and user.is_authenticated
         and user_can_referee_game(user=user, game=game)
     )
+    return {"game": game, "can_referee": can_referee, "correcting": may_correct and not may_rule}
+
+
+@register.inclusion_tag("games/_rulings.html", takes_context=True)
+def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[str, Any]:
+    """``summary``: the page's presented summary, whose knocks carry the players' names
+    as this visitor may see them (hidden players masked), by event number."""
     view = context.get("view")  # the page's players table: handle -> display name
     names = {row.handle: row.name for row in getattr(view, "rows", None) or []}
     corrections = [
@@ -56,8 +66,6 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
     rulings = sorted(game_rulings(game=game).values(), key=lambda r: r.sequence) if ruled else []
     return {
         "game": game,
-        "can_referee": can_referee,
-        "correcting": may_correct and not may_rule,
         "corrections": corrections,
         "rulings": [
             {
