@@ -105,6 +105,55 @@ def test_create_refusals_are_form_errors(org, league):
     assert not Tournament.objects.exists()
 
 
+def _field_wrapper(html: str, name: str) -> str:
+    """The opening tag of the ``.field`` wrapper of the input ``name``."""
+    at = html.index(f'for="id_{name}"')
+    return html[html.rindex("<div", 0, at) : html.index(">", html.rindex("<div", 0, at)) + 1]
+
+
+def test_cut_and_advance_show_only_for_the_formats_that_use_them(org, league):
+    form = org.get(url("tournament-create", league.slug)).content.decode()
+    assert "format-fields.js" in form
+    # Plain Swiss (the default): both rendered (for the script) but hidden.
+    assert " hidden" in _field_wrapper(form, "cut") and 'data-formats="swiss_cut"' in form
+    assert " hidden" in _field_wrapper(form, "advance")
+    assert 'data-formats="elimination swiss_cut"' in form
+    assert " hidden" not in _field_wrapper(form, "rounds")
+    # A form shown again for elimination shows advance, not cut.
+    html = _create(org, league, format="elimination", advance="4").content.decode()
+    assert " hidden" not in _field_wrapper(html, "advance")
+    assert " hidden" in _field_wrapper(html, "cut")
+
+
+def test_cut_and_advance_are_ignored_for_a_format_that_does_not_use_them(org, league):
+    # Without JS the fields show: whatever is in them does not count for plain Swiss.
+    response = _create(org, league, cut="", advance="nonsense")
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Friday Open")
+    assert (t.format, t.cut, t.advance) == ("swiss", 8, 2)
+    # Swiss with a cut needs its cut.
+    response = _create(org, league, name="Cut Open", format="swiss_cut", cut="")
+    assert response.status_code == 400 and "This field is required" in response.content.decode()
+    assert not Tournament.objects.filter(name="Cut Open").exists()
+    # An edit to plain Swiss keeps the event's values.
+    cut = _event(org, league, players=0, name="Cut Open", format="swiss_cut", cut="16")
+    body = {
+        "name": "Cut Open",
+        "starts_on": "2026-12-04",
+        "format": "swiss",
+        "table_sizes": "4, 3",
+        "rounds": 3,
+        "cut": "1",
+        "advance": "",
+        "seeding": "random",
+        "is_public": "on",
+    }
+    response = org.post(url("organize-settings", cut.pk), body)
+    assert response.status_code == 302
+    cut.refresh_from_db()
+    assert (cut.format, cut.cut, cut.advance) == ("swiss", 16, 2)
+
+
 # --------------------------------------------------------------------------- registration
 
 
