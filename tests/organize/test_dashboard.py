@@ -289,7 +289,7 @@ def test_manual_progression_seats_the_next_round(org, organizer, league):
         game=first.game, placements={h: i + 1 for i, h in enumerate(handles)}, user=organizer
     )
     html = org.get(url("organize", t.pk)).content.decode()
-    assert "1 of 2 tables done" in html and "Not verified" in html
+    assert "1 of 2 tables done" in html and ">unverified</span>" in html
     _finish_round(Round.objects.get(pk=rnd.pk), organizer)
     # a finished table's places
     html = org.get(url("organize", t.pk)).content.decode()
@@ -483,7 +483,8 @@ def test_table_states_in_progress_with_the_latest_event(org, organizer, league):
     html = org.get(url("organize", t.pk)).content.decode()
     assert 'id="table-1"' in html and "state-in_progress" in html and "In progress" in html
     assert re.search(r'class="latest small">Event 3: [^<]+</p>', html)
-    assert "state-finished" in html and "Not verified" in html
+    assert "state-finished" in html and ">unverified</span>" in html
+    assert "Not verified" not in html  # one wording for it everywhere
     # the players in seat order
     names = [s.player.display_name for s in first.seats.order_by("position")]
     positions = [html.index(f"<li>{name}") for name in names]
