@@ -492,6 +492,27 @@ def test_table_states_in_progress_with_the_latest_event(org, organizer, league):
     assert 'id="reseat-round"' not in html  # a table has events
 
 
+def test_the_phone_dashboard_puts_the_round_first_playing_tables_on_top(org, organizer, league):
+    t = _event(org, league, players=12, table_sizes="4")
+    org.post(url("organize-start", t.pk))
+    rnd = Round.objects.get(tournament=t)
+    first, second, third = rnd.tables.order_by("number")
+    _finish_round_first_table_of(first, organizer)
+    html = org.get(url("organize", t.pk)).content.decode()
+    # The status and actions, then the round, then the links, then the rest.
+    order = ['id="overview"', 'id="round"', 'id="organize-links"', 'id="players"', 'id="audit"']
+    assert [html.index(marker) for marker in order] == sorted(html.index(m) for m in order)
+    # Every link once: no "Audit log" twice, no duplicate target.
+    nav = html.split('id="organize-links"', 1)[1].split("</p>", 1)[0]
+    targets = re.findall(r'<a [^>]*href="([^"]+)"', nav)
+    assert len(targets) == len(set(targets)) == 7, targets  # no settings once started
+    assert html.count(">Audit log</a>") == 1
+    assert url("organize-audit", t.pk) in targets
+    # The tables still playing first, then the finished one, each by number.
+    tables = re.findall(r'<li class="card table-state state-(\w+)" id="table-(\d+)"', html)
+    assert tables == [("not_started", "2"), ("not_started", "3"), ("finished", "1")]
+
+
 def _finish_round_first_table_of(table, user):
     handles = [s.player.handle for s in table.seats.order_by("position")]
     game_record_placements(
