@@ -274,6 +274,15 @@ def test_start_refused_with_the_reason_then_a_second_start(org, league):
     assert Round.objects.filter(tournament=t).count() == 1
 
 
+def test_a_start_refused_for_the_table_sizes_names_sizes_that_work(org, league):
+    t = _event(org, league, players=5, table_sizes="4")
+    response = org.post(url("organize-start", t.pk), follow=True)
+    html = response.content.decode()
+    assert "5 players cannot be seated at tables of 4." in html
+    assert "tables of 4 to 5 (table sizes “4, 5”)" in html
+    assert not Round.objects.filter(tournament=t).exists()
+
+
 # --------------------------------------------------------------------------- rounds
 
 
