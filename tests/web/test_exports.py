@@ -328,6 +328,49 @@ def test_league_calendar(client):
     )
 
 
+def _round_times(lines: list[str], rnd) -> tuple[str, str]:
+    """(DTSTART, DTEND) values of ``rnd``'s event."""
+    at = lines.index(f"UID:round-{rnd.pk}@testserver")
+    block = lines[at : lines.index("END:VEVENT", at)]
+    start = next(line for line in block if line.startswith("DTSTART"))
+    end = next(line for line in block if line.startswith("DTEND"))
+    return start.split(":", 1)[1], end.split(":", 1)[1]
+
+
+def test_league_calendar_dates_rounds_when_they_were_played(client):
+    """An event of 2 October entered on 1 December: its round is dated by its games
+    (first played, last result), not by when it was seated, nor by the clock set
+    then; a round not played yet by its clock; without a clock, from its seating, and
+    every round has an end."""
+    tournament, _roster = build(8)
+    tournament.round_minutes = 50
+    tournament.save()
+    utc = dt.UTC
+    seated = dt.datetime(2026, 12, 1, 12, 0, tzinfo=utc)
+    played = tournament.rounds.get()
+    type(played).objects.filter(pk=played.pk).update(
+        created_at=seated, deadline=seated + dt.timedelta(minutes=50), status="finished"
+    )
+    for n, table in enumerate(played.tables.order_by("number")):
+        first = dt.datetime(2026, 10, 2, 10, 3 * n, tzinfo=utc)
+        Game.objects.filter(pk=table.game_id).update(
+            played_at=first, finished_at=first + dt.timedelta(minutes=35)
+        )
+    clocked = RoundFactory(tournament=tournament, number=2)
+    type(clocked).objects.filter(pk=clocked.pk).update(
+        created_at=seated, deadline=dt.datetime(2026, 12, 1, 14, 0, tzinfo=utc)
+    )
+    later = TournamentFactory(league=tournament.league, slug="later", round_minutes=None)
+    unclocked = RoundFactory(tournament=later, number=1)
+    type(unclocked).objects.filter(pk=unclocked.pk).update(created_at=seated)
+    lines = unfold(
+        client.get(reverse("tournaments:league-calendar", args=["club"])).content.decode()
+    )
+    assert _round_times(lines, played) == ("20261002T100000Z", "20261002T103800Z")
+    assert _round_times(lines, clocked) == ("20261201T131000Z", "20261201T140000Z")
+    assert _round_times(lines, unclocked) == ("20261201T120000Z", "20261201T130000Z")
+
+
 def test_pages_link_the_exports(client):
     tournament, _roster = build(4)
     html = client.get(
