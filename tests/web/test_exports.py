@@ -89,7 +89,7 @@ def test_standings_csv(client):
     rows = read_csv(response)
     assert rows[0] == [
         "place", "handle", "name", "points",
-        "buchholz", "firsts", "placement_sum", "rating",
+        "opponents_average", "firsts", "placement_sum", "rating",
         "games", "stage", "dropped",
     ]  # fmt: skip
     assert len(rows) == 9
@@ -98,6 +98,13 @@ def test_standings_csv(client):
     assert first[0] == "1" and first[3] == "4"  # default points 4/2/1/0
     assert first[2] == '\'=HYPERLINK("http://evil")'
     assert first[5] == "1" and first[9] == "swiss" and first[10] == "false"
+    # One name for the opponents' average: the CSV column, the page's header, and the
+    # API's (kept) buchholz field hold the same number.
+    page = client.get(reverse("tournaments:tournament-detail", args=[tournament.pk]))
+    assert "Opp. avg.</th>" in page.content.decode()
+    api = client.get(reverse("api:tournament-standings", args=[tournament.pk])).json()
+    by_api = {r["handle"]: r["buchholz"] for r in api}
+    assert {row[1]: float(row[4]) for row in rows[1:]} == pytest.approx(by_api, abs=1e-4)
 
 
 def test_standings_and_results_mask_hidden_players_like_the_page(client):

@@ -49,11 +49,19 @@ _TIEBREAK_VALUE: dict[str, Callable[[StandingRow], Any]] = {
 }
 
 
+#: The CSV column of a tiebreak whose setting key does not say what it holds: the
+#: ``buchholz`` tiebreak is the average of the opponents' points ("Opp. avg." on the
+#: page), not a Buchholz sum. The other tiebreaks' columns are their keys.
+_TIEBREAK_COLUMN = {TIEBREAK_BUCHHOLZ: "opponents_average"}
+
+
 def standings_export(*, tournament: Tournament, user: Any) -> Rows:
     """Header and rows of the standings: ``place, handle, name, points``, one column per
-    tiebreak of the tournament (its order), then ``games, stage, dropped``. 5 queries."""
+    tiebreak of the tournament (its order: ``opponents_average``, ``firsts``,
+    ``placement_sum``, ``rating``), then ``games, stage, dropped``. 5 queries."""
     tiebreaks = [t for t in tournament.tiebreaks or [] if t in _TIEBREAK_VALUE]
-    header = ["place", "handle", "name", "points", *tiebreaks, "games", "stage", "dropped"]
+    columns = [_TIEBREAK_COLUMN.get(t, t) for t in tiebreaks]
+    header = ["place", "handle", "name", "points", *columns, "games", "stage", "dropped"]
     rows = [
         [
             row.rank,
