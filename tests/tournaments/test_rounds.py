@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 import games.engine as engine
 from tests.tournaments.factories import PlayerFactory, RegistrationFactory
@@ -176,6 +177,12 @@ def test_a_refused_seating_says_which_table_sizes_would_seat_the_players(tournam
         "tables of 4 to 5 (table sizes “4, 5”), or tables of 2 to 4 (table sizes “4, 3, 2”)."
     )
     assert not Round.objects.exists()
+    with translation.override("es"), pytest.raises(InvalidState) as exc:
+        services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+    assert str(exc.value.message).startswith(
+        "No se puede sentar a 5 jugadores en mesas de 4. Ajustes con los que se podría "
+        "sentarlos: mesas de 4 a 5 (tamaños de mesa «4, 5»)"
+    )
     # Either suggestion seats them.
     for sizes, tables in (([4, 5], [5]), ([4, 3, 2], [3, 2])):
         tournament.table_sizes = sizes
