@@ -47,8 +47,22 @@ class TableSizesField(forms.CharField):
         return value
 
 
+#: The formats that use a setting (a field absent here is used by every format): the
+#: form shows the field only for them (``data-formats``, static/js/format-fields.js) and
+#: ignores what is posted for it under another format.
+FORMATS_USING = {
+    "cut": (TournamentFormat.SWISS_CUT.value,),
+    "advance": (TournamentFormat.ELIMINATION.value, TournamentFormat.SWISS_CUT.value),
+}
+
+
 class TournamentSettingsForm(forms.Form):
-    """A new event, or an event's settings before it starts (same fields)."""
+    """A new event, or an event's settings before it starts (same fields).
+
+    ``cut`` and ``advance`` count only for the formats that use them
+    (:data:`FORMATS_USING`): for another format they are neither required nor checked,
+    and what was posted for them is dropped (a new event gets the services' defaults,
+    an edit keeps the event's values)."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
     starts_on = forms.DateField(
@@ -78,6 +92,7 @@ class TournamentSettingsForm(forms.Form):
         min_value=2,
         max_value=10000,
         initial=8,
+        required=False,
         help_text=_("Swiss with a cut: the top N play the elimination stage."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -86,6 +101,7 @@ class TournamentSettingsForm(forms.Form):
         min_value=1,
         max_value=10,
         initial=2,
+        required=False,
         help_text=_("Elimination: the top K of every table advance."),
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -114,6 +130,29 @@ class TournamentSettingsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["starts_on"].initial = timezone.localdate
+        for name, formats in FORMATS_USING.items():
+            self.fields[name].formats = formats  # read by _form_fields.html
+
+    @property
+    def current_format(self) -> str:
+        """The format the form shows (posted, else the initial one): which of the
+        format-dependent fields are shown."""
+        value = self["format"].value()
+        return str(value) if value else TournamentFormat.SWISS.value
+
+    def clean(self) -> dict[str, Any]:
+        """Drop the settings the chosen format does not use (and their errors); the
+        ones it uses are required."""
+        data = super().clean()
+        chosen = data.get("format")
+        for name, formats in FORMATS_USING.items():
+            if chosen in formats:
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, self.fields[name].error_messages["required"])
+            else:
+                self.errors.pop(name, None)
+                data.pop(name, None)
+        return data
 
     @classmethod
     def for_tournament(cls, tournament: Tournament, data: Any = None) -> TournamentSettingsForm:

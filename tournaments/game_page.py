@@ -1,11 +1,12 @@
 """The game page (``/games/<id>/``): its context, and its live regions rendered once for
 every visitor who sees the game alike.
 
-The page's live regions (:data:`LIVE_REGIONS`: the board, the rulings, the event log)
-are templates of their own, included by the page and rendered here for the game
-socket's messages (:mod:`tournaments.consumers`), so that a spectator's page swaps them
-in without fetching itself again, and the rules of what a visitor sees stay in
-:func:`~tournaments.selectors.game_view_for`, never restated in JavaScript.
+The page's live regions (:data:`LIVE_REGIONS`: the status line, the board, the
+rulings, the event log) are templates of their own, included by the page and rendered
+here for the game socket's messages (:mod:`tournaments.consumers`), so that a
+spectator's page swaps them in without fetching itself again, and the rules of what a
+visitor sees stay in :func:`~tournaments.selectors.game_view_for`, never restated in
+JavaScript.
 
 What a region shows depends on the visitor only through what ``game_view_for``
 decided: whether they see the game in full (its staff; everyone once it is over) or the
@@ -32,6 +33,7 @@ from tournaments.selectors.games import VisibleGame
 #: The game page's live regions: element id -> the template rendering it (whole, its
 #: element included). The page includes them; ``data-live-regions`` names them.
 LIVE_REGIONS: dict[str, str] = {
+    "game-meta": "games/_game_meta.html",
     "replay-region": "games/_game_board.html",
     "game-rulings": "games/_game_rulings.html",
     "event-log": "games/_game_log.html",

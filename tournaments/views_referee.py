@@ -193,6 +193,8 @@ def _render(
         "game": game,
         "table": shown.table,
         "view": game_view(state=shown.state, names=shown.names),
+        # the kind's template says what is hidden only from those who do not see it all
+        "replay": {"shown_in_full": shown.full},
         "players": [{"handle": h, "name": shown.names.get(h, h)} for h in players],
         "by": by,
         "preview": preview,

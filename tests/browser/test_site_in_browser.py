@@ -42,6 +42,17 @@ def test_player_finds_standings_and_seat_on_a_phone(phone: Any, demo_site: str, 
     seats = page.locator("#seats")
     expect(seats).to_be_visible()
     assert seats.locator("li").count() or seats.locator("tr").count()
+    # The event's facts are a closed box here: it shows it opens (a marker), never an
+    # empty heading, and a tap opens it.
+    about = page.locator("details.event-facts")
+    expect(about).not_to_have_attribute("open", "")
+    marker = about.locator("summary").evaluate(
+        "s => getComputedStyle(s, '::before').content"
+    )
+    assert "\u25b8" in marker, marker
+    about.locator("summary").tap()
+    expect(about.locator("dl.facts")).to_be_visible()
+    expect(about.locator("dl.facts")).to_contain_text("Format")
     rows = page.locator("#standings table tbody tr")
     expect(rows).to_have_count(24)
     # a wide standings table may scroll inside its own box, never the page

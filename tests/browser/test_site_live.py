@@ -97,3 +97,23 @@ def test_a_game_page_shows_a_new_event_live_from_the_message_alone(desktop: Any,
     # (a refetch would have been requested before the page changed).
     assert path not in fetched, fetched
     shot(page, "six-events")
+
+
+def test_a_spectators_game_page_shows_the_new_status_with_the_places(desktop: Any) -> None:
+    """The status badge and the verified badge are part of what is swapped: a result
+    arriving live must not leave "Not started" next to the places (issue "Trust, round
+    three")."""
+    from playwright.sync_api import expect
+
+    scene = scenes.running_tournament(players=4)
+    game = scene.game(1)
+    page = open_live(desktop, f"/games/{game.pk}/")
+    expect(page.locator("#game-meta .badge.status-pending")).to_have_text("Not started")
+
+    scenes.record_placements(game, scene.organizer)
+
+    expect(page.locator("table.players .place-1")).to_have_count(1, timeout=LIVE_TIMEOUT_MS)
+    expect(page.locator("#game-meta .badge.status-pending")).to_have_count(0)
+    expect(page.locator("#game-meta .badge.status-finished")).to_have_text("Finished")
+    expect(page.locator("#game-meta .badge.unverified")).to_have_count(1)
+    assert not_reloaded(page)

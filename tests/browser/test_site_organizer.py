@@ -44,6 +44,13 @@ def test_an_organizer_starts_an_event_and_the_public_page_shows_the_seating_live
     org.fill("#id_venue", "Café Tock")
     org.fill("#id_table_sizes", "4")
     org.fill("#id_rounds", "3")
+    # Cut and advance show only for the formats that use them.
+    expect(org.locator("#id_cut")).to_be_hidden()
+    org.select_option("#id_format", "swiss_cut")
+    expect(org.locator("#id_cut")).to_be_visible()
+    expect(org.locator("#id_advance")).to_be_visible()
+    org.select_option("#id_format", "swiss")
+    expect(org.locator("#id_advance")).to_be_hidden()
     shot(org, "create-form")
     org.locator("#tournament-create-submit").click()
     org.wait_for_url(re.compile(r"/tournaments/\d+/organize/$"))

@@ -105,6 +105,55 @@ def test_create_refusals_are_form_errors(org, league):
     assert not Tournament.objects.exists()
 
 
+def _field_wrapper(html: str, name: str) -> str:
+    """The opening tag of the ``.field`` wrapper of the input ``name``."""
+    at = html.index(f'for="id_{name}"')
+    return html[html.rindex("<div", 0, at) : html.index(">", html.rindex("<div", 0, at)) + 1]
+
+
+def test_cut_and_advance_show_only_for_the_formats_that_use_them(org, league):
+    form = org.get(url("tournament-create", league.slug)).content.decode()
+    assert "format-fields.js" in form
+    # Plain Swiss (the default): both rendered (for the script) but hidden.
+    assert " hidden" in _field_wrapper(form, "cut") and 'data-formats="swiss_cut"' in form
+    assert " hidden" in _field_wrapper(form, "advance")
+    assert 'data-formats="elimination swiss_cut"' in form
+    assert " hidden" not in _field_wrapper(form, "rounds")
+    # A form shown again for elimination shows advance, not cut.
+    html = _create(org, league, format="elimination", advance="4").content.decode()
+    assert " hidden" not in _field_wrapper(html, "advance")
+    assert " hidden" in _field_wrapper(html, "cut")
+
+
+def test_cut_and_advance_are_ignored_for_a_format_that_does_not_use_them(org, league):
+    # Without JS the fields show: whatever is in them does not count for plain Swiss.
+    response = _create(org, league, cut="", advance="nonsense")
+    assert response.status_code == 302
+    t = Tournament.objects.get(name="Friday Open")
+    assert (t.format, t.cut, t.advance) == ("swiss", 8, 2)
+    # Swiss with a cut needs its cut.
+    response = _create(org, league, name="Cut Open", format="swiss_cut", cut="")
+    assert response.status_code == 400 and "This field is required" in response.content.decode()
+    assert not Tournament.objects.filter(name="Cut Open").exists()
+    # An edit to plain Swiss keeps the event's values.
+    cut = _event(org, league, players=0, name="Cut Open", format="swiss_cut", cut="16")
+    body = {
+        "name": "Cut Open",
+        "starts_on": "2026-12-04",
+        "format": "swiss",
+        "table_sizes": "4, 3",
+        "rounds": 3,
+        "cut": "1",
+        "advance": "",
+        "seeding": "random",
+        "is_public": "on",
+    }
+    response = org.post(url("organize-settings", cut.pk), body)
+    assert response.status_code == 302
+    cut.refresh_from_db()
+    assert (cut.format, cut.cut, cut.advance) == ("swiss", 16, 2)
+
+
 # --------------------------------------------------------------------------- registration
 
 
@@ -225,6 +274,15 @@ def test_start_refused_with_the_reason_then_a_second_start(org, league):
     assert Round.objects.filter(tournament=t).count() == 1
 
 
+def test_a_start_refused_for_the_table_sizes_names_sizes_that_work(org, league):
+    t = _event(org, league, players=5, table_sizes="4")
+    response = org.post(url("organize-start", t.pk), follow=True)
+    html = response.content.decode()
+    assert "5 players cannot be seated at tables of 4." in html
+    assert "tables of 4 to 5 (table sizes “4, 5”)" in html
+    assert not Round.objects.filter(tournament=t).exists()
+
+
 # --------------------------------------------------------------------------- rounds
 
 
@@ -240,7 +298,7 @@ def test_manual_progression_seats_the_next_round(org, organizer, league):
         game=first.game, placements={h: i + 1 for i, h in enumerate(handles)}, user=organizer
     )
     html = org.get(url("organize", t.pk)).content.decode()
-    assert "1 of 2 tables done" in html and "Not verified" in html
+    assert "1 of 2 tables done" in html and ">unverified</span>" in html
     _finish_round(Round.objects.get(pk=rnd.pk), organizer)
     # a finished table's places
     html = org.get(url("organize", t.pk)).content.decode()
@@ -434,12 +492,34 @@ def test_table_states_in_progress_with_the_latest_event(org, organizer, league):
     html = org.get(url("organize", t.pk)).content.decode()
     assert 'id="table-1"' in html and "state-in_progress" in html and "In progress" in html
     assert re.search(r'class="latest small">Event 3: [^<]+</p>', html)
-    assert "state-finished" in html and "Not verified" in html
+    assert "state-finished" in html and ">unverified</span>" in html
+    assert "Not verified" not in html  # one wording for it everywhere
     # the players in seat order
     names = [s.player.display_name for s in first.seats.order_by("position")]
     positions = [html.index(f"<li>{name}") for name in names]
     assert positions == sorted(positions)
     assert 'id="reseat-round"' not in html  # a table has events
+
+
+def test_the_phone_dashboard_puts_the_round_first_playing_tables_on_top(org, organizer, league):
+    t = _event(org, league, players=12, table_sizes="4")
+    org.post(url("organize-start", t.pk))
+    rnd = Round.objects.get(tournament=t)
+    first, second, third = rnd.tables.order_by("number")
+    _finish_round_first_table_of(first, organizer)
+    html = org.get(url("organize", t.pk)).content.decode()
+    # The status and actions, then the round, then the links, then the rest.
+    order = ['id="overview"', 'id="round"', 'id="organize-links"', 'id="players"', 'id="audit"']
+    assert [html.index(marker) for marker in order] == sorted(html.index(m) for m in order)
+    # Every link once: no "Audit log" twice, no duplicate target.
+    nav = html.split('id="organize-links"', 1)[1].split("</p>", 1)[0]
+    targets = re.findall(r'<a [^>]*href="([^"]+)"', nav)
+    assert len(targets) == len(set(targets)) == 7, targets  # no settings once started
+    assert html.count(">Audit log</a>") == 1
+    assert url("organize-audit", t.pk) in targets
+    # The tables still playing first, then the finished one, each by number.
+    tables = re.findall(r'<li class="card table-state state-(\w+)" id="table-(\d+)"', html)
+    assert tables == [("not_started", "2"), ("not_started", "3"), ("finished", "1")]
 
 
 def _finish_round_first_table_of(table, user):

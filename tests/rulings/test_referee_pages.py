@@ -176,3 +176,21 @@ def test_a_ruling_note_names_a_hidden_player_only_for_staff(game, staff, tournam
         assert f"{label} peeked ({label} saw it, said {label})" in public, url
         staff_page = browser(staff["organizer"]).get(url).content.decode()
         assert note in staff_page, url
+
+
+HIDDEN_NOTE = "infractions nobody has knocked on yet are not shown"
+
+
+def test_the_hidden_infractions_note_is_for_spectators_only(game, staff):
+    """The referee sees the infraction nobody knocked on: no sentence saying it is
+    hidden; a spectator of the game in progress does not see it, and is told so."""
+    record(game, logs.FORGOT_DISCARD)
+    referee = browser(staff["referee"]).get(page(game)).content.decode()
+    assert "infraction by" in referee and HIDDEN_NOTE not in referee
+    detail = reverse("tournaments:game-detail", args=[game.pk])
+    staff_view = browser(staff["referee"]).get(detail).content.decode()
+    assert "infraction by" in staff_view and HIDDEN_NOTE not in staff_view
+    spectator = browser().get(detail)
+    assert spectator.status_code == 200
+    html = spectator.content.decode()
+    assert "infraction by" not in html and HIDDEN_NOTE in html

@@ -19,8 +19,10 @@ from tournaments.seating import (
     random_tables,
     seat_round,
     seat_round_json,
+    sizes_that_seat,
     slice_tables,
     split_sizes,
+    table_plan,
 )
 
 
@@ -307,3 +309,29 @@ def test_no_django():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
+
+
+def test_sizes_that_seat_five_at_tables_of_four():
+    assert sizes_that_seat(5, [4], min_size=2, max_size=6) == [[4, 5], [4, 3, 2]]
+    assert sizes_that_seat(5, [4, 3], min_size=2, max_size=6) == [[4, 3, 5], [4, 3, 2]]
+    assert sizes_that_seat(7, [6], min_size=2, max_size=6) == [[6, 5, 4, 3]]
+    assert sizes_that_seat(1, [4], min_size=2, max_size=6) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(limits(), st.integers(min_value=0, max_value=40))
+def test_every_suggested_setting_seats_them_within_the_games_limits(lim, n):
+    size, lo, hi = lim
+    for plan in sizes_that_seat(n, [size], min_size=lo, max_size=hi):
+        assert plan[0] == size and lo <= min(plan) and max(plan) <= hi
+        assert sum(table_plan(n, plan)) == n
+    # Whenever some sizes of the game seat them, a suggestion is made.
+    if not _plans(n, [size]) and _plans(n, list(range(lo, hi + 1))):
+        assert sizes_that_seat(n, [size], min_size=lo, max_size=hi)
+
+
+def _plans(n, sizes):
+    try:
+        return table_plan(n, sizes)
+    except SeatingError:
+        return None

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from django.db import connection
+from django.utils import translation
 
 import games.engine as engine
 from tests.tournaments.factories import PlayerFactory, RegistrationFactory
@@ -163,6 +164,34 @@ def _register(tournament, n):
     return players
 
 
+def test_a_refused_seating_says_which_table_sizes_would_seat_the_players(tournament, staff):
+    """5 players at tables of 4 (TOCK: 2 to 6 players): the refusal names settings
+    that work, computed from the game's limits and the player count."""
+    tournament.table_sizes = [4]
+    tournament.save()
+    _register(tournament, 5)
+    with pytest.raises(InvalidState) as exc:
+        services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+    assert str(exc.value.message) == (
+        "5 players cannot be seated at tables of 4. Settings that would seat them: "
+        "tables of 4 to 5 (table sizes “4, 5”), or tables of 2 to 4 (table sizes “4, 3, 2”)."
+    )
+    assert not Round.objects.exists()
+    with translation.override("es"), pytest.raises(InvalidState) as exc:
+        services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+    assert str(exc.value.message).startswith(
+        "No se puede sentar a 5 jugadores en mesas de 4. Ajustes con los que se podría "
+        "sentarlos: mesas de 4 a 5 (tamaños de mesa «4, 5»)"
+    )
+    # Either suggestion seats them.
+    for sizes, tables in (([4, 5], [5]), ([4, 3, 2], [3, 2])):
+        tournament.table_sizes = sizes
+        tournament.save()
+        rnd = services.round_create_next(tournament=tournament, user=staff[Role.ORGANIZER])
+        assert sorted((len(t.game.players) for t in rnd.tables.all()), reverse=True) == tables
+        rnd.delete()
+
+
 def test_seating_keeps_to_the_game_classs_limits(tournament, staff, monkeypatch):
     organizer = staff[Role.ORGANIZER]
     tock = engine.game_class("tock")
@@ -173,7 +202,10 @@ def test_seating_keeps_to_the_game_classs_limits(tournament, staff, monkeypatch)
     with pytest.raises(InvalidState) as exc:
         services.round_create_next(tournament=tournament, user=organizer)
     assert exc.value.http_status == 409
-    assert "cannot be seated at tables of 2 (2 to 2)" in str(exc.value.message)
+    assert str(exc.value.message) == (
+        "3 players cannot be seated at tables of 2. "
+        "No table sizes of this game (2 to 2 players) would seat them."
+    )
     assert not Round.objects.exists()
     monkeypatch.setattr(tock, "max_players", 6)
     rnd = services.round_create_next(tournament=tournament, user=organizer)

@@ -89,7 +89,7 @@ def test_standings_csv(client):
     rows = read_csv(response)
     assert rows[0] == [
         "place", "handle", "name", "points",
-        "buchholz", "firsts", "placement_sum", "rating",
+        "opponents_average", "firsts", "placement_sum", "rating",
         "games", "stage", "dropped",
     ]  # fmt: skip
     assert len(rows) == 9
@@ -98,6 +98,13 @@ def test_standings_csv(client):
     assert first[0] == "1" and first[3] == "4"  # default points 4/2/1/0
     assert first[2] == '\'=HYPERLINK("http://evil")'
     assert first[5] == "1" and first[9] == "swiss" and first[10] == "false"
+    # One name for the opponents' average: the CSV column, the page's header, and the
+    # API's (kept) buchholz field hold the same number.
+    page = client.get(reverse("tournaments:tournament-detail", args=[tournament.pk]))
+    assert "Opp. avg.</th>" in page.content.decode()
+    api = client.get(reverse("api:tournament-standings", args=[tournament.pk])).json()
+    by_api = {r["handle"]: r["buchholz"] for r in api}
+    assert {row[1]: float(row[4]) for row in rows[1:]} == pytest.approx(by_api, abs=1e-4)
 
 
 def test_standings_and_results_mask_hidden_players_like_the_page(client):
@@ -326,6 +333,49 @@ def test_league_calendar(client):
         "Secret"
         in client.get(reverse("tournaments:league-calendar", args=["club"])).content.decode()
     )
+
+
+def _round_times(lines: list[str], rnd) -> tuple[str, str]:
+    """(DTSTART, DTEND) values of ``rnd``'s event."""
+    at = lines.index(f"UID:round-{rnd.pk}@testserver")
+    block = lines[at : lines.index("END:VEVENT", at)]
+    start = next(line for line in block if line.startswith("DTSTART"))
+    end = next(line for line in block if line.startswith("DTEND"))
+    return start.split(":", 1)[1], end.split(":", 1)[1]
+
+
+def test_league_calendar_dates_rounds_when_they_were_played(client):
+    """An event of 2 October entered on 1 December: its round is dated by its games
+    (first played, last result), not by when it was seated, nor by the clock set
+    then; a round not played yet by its clock; without a clock, from its seating, and
+    every round has an end."""
+    tournament, _roster = build(8)
+    tournament.round_minutes = 50
+    tournament.save()
+    utc = dt.UTC
+    seated = dt.datetime(2026, 12, 1, 12, 0, tzinfo=utc)
+    played = tournament.rounds.get()
+    type(played).objects.filter(pk=played.pk).update(
+        created_at=seated, deadline=seated + dt.timedelta(minutes=50), status="finished"
+    )
+    for n, table in enumerate(played.tables.order_by("number")):
+        first = dt.datetime(2026, 10, 2, 10, 3 * n, tzinfo=utc)
+        Game.objects.filter(pk=table.game_id).update(
+            played_at=first, finished_at=first + dt.timedelta(minutes=35)
+        )
+    clocked = RoundFactory(tournament=tournament, number=2)
+    type(clocked).objects.filter(pk=clocked.pk).update(
+        created_at=seated, deadline=dt.datetime(2026, 12, 1, 14, 0, tzinfo=utc)
+    )
+    later = TournamentFactory(league=tournament.league, slug="later", round_minutes=None)
+    unclocked = RoundFactory(tournament=later, number=1)
+    type(unclocked).objects.filter(pk=unclocked.pk).update(created_at=seated)
+    lines = unfold(
+        client.get(reverse("tournaments:league-calendar", args=["club"])).content.decode()
+    )
+    assert _round_times(lines, played) == ("20261002T100000Z", "20261002T103800Z")
+    assert _round_times(lines, clocked) == ("20261201T131000Z", "20261201T140000Z")
+    assert _round_times(lines, unclocked) == ("20261201T120000Z", "20261201T130000Z")
 
 
 def test_pages_link_the_exports(client):

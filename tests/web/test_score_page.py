@@ -86,6 +86,9 @@ def test_staff_of_the_tournament_get_the_page(client, game, users, role):
     assert "css/score.css" in html and "js/score.js" in html and "js/live.js" in html
     assert f'data-live-socket="/ws/games/{game.pk}/"' in html
     assert 'data-sequence="1"' in html
+    # a game without events says so (not "0 events recorded")
+    assert "Next event" in html and "(none recorded yet)" in html
+    assert "0 events recorded" not in html
 
 
 def test_league_organizer_and_superuser_may_score(client, game, tournament):
@@ -345,6 +348,9 @@ def test_placements_are_recorded_from_the_form(client, game, users):
     # and other placements posted anyway are refused (409) with nothing changed.
     html = keeper.get(url(game)).content.decode()
     assert 'name="place-0"' not in html and 'id="score-result-stands"' in html
+    # A finished game has no next event; without a log it says it has no events.
+    assert "Next event" not in html and 'class="sequence"' not in html
+    assert 'data-events="0"' in html and "No events recorded." in html
     assert reverse("tournaments:game-referee", args=[game.pk]) in html
     other = {"action": "placements", "place-0": 1, "place-1": 2, "place-2": 3, "place-3": 4}
     refused = keeper.post(url(game), other)
@@ -379,6 +385,8 @@ def test_a_log_file_is_recorded(client, game, users):
     html = keeper.get(response["Location"]).content.decode()
     assert f"Log recorded: {len(log)} new events" in html
     assert 'name="log_file"' not in html  # a finished game with a log: nothing to upload
+    assert "Next event" not in html
+    assert f'data-events="{len(log)}">{len(log)} events recorded</dd>' in html
 
 
 def test_a_bad_log_shows_line_n_reason_and_stores_nothing(client, game, users):

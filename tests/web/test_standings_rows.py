@@ -82,4 +82,4 @@ def test_only_the_columns_in_use_and_numbers_in_the_language():
         )
     assert "4,13" in html  # German decimal comma, as |floatformat prints it
     assert "stage-" not in html and "prov" not in html and "1524" not in html
-    assert html.count("<td") == 5  # rank, points, Opp., games, round 1
+    assert html.count("<td") == 5  # rank, points, Opp. avg., games, round 1

@@ -133,7 +133,12 @@ class StandingRowSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     firsts = serializers.IntegerField()
     placement_sum = serializers.IntegerField()
-    buchholz = serializers.FloatField()
+    buchholz = serializers.FloatField(
+        help_text="Opponents' average points (the page's \"Opp. avg.\", the standings CSV's "
+        "opponents_average): the average, over every opponent met at every table, of that "
+        "opponent's points; higher is better. Named after the tiebreak key `buchholz`, but "
+        "an average, not a Buchholz sum."
+    )
     rating = serializers.FloatField()
     provisional = serializers.BooleanField()
     dropped = serializers.BooleanField()

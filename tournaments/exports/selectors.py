@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, Max, Min, OuterRef
 from django.utils.translation import gettext as _
 
 from tournaments.exports.ical import CalendarEvent
@@ -25,6 +25,7 @@ from tournaments.models import (
     NoShow,
     Registration,
     Round,
+    RoundStatus,
     Tournament,
     TournamentStatus,
 )
@@ -48,11 +49,19 @@ _TIEBREAK_VALUE: dict[str, Callable[[StandingRow], Any]] = {
 }
 
 
+#: The CSV column of a tiebreak whose setting key does not say what it holds: the
+#: ``buchholz`` tiebreak is the average of the opponents' points ("Opp. avg." on the
+#: page), not a Buchholz sum. The other tiebreaks' columns are their keys.
+_TIEBREAK_COLUMN = {TIEBREAK_BUCHHOLZ: "opponents_average"}
+
+
 def standings_export(*, tournament: Tournament, user: Any) -> Rows:
     """Header and rows of the standings: ``place, handle, name, points``, one column per
-    tiebreak of the tournament (its order), then ``games, stage, dropped``. 5 queries."""
+    tiebreak of the tournament (its order: ``opponents_average``, ``firsts``,
+    ``placement_sum``, ``rating``), then ``games, stage, dropped``. 5 queries."""
     tiebreaks = [t for t in tournament.tiebreaks or [] if t in _TIEBREAK_VALUE]
-    header = ["place", "handle", "name", "points", *tiebreaks, "games", "stage", "dropped"]
+    columns = [_TIEBREAK_COLUMN.get(t, t) for t in tiebreaks]
+    header = ["place", "handle", "name", "points", *columns, "games", "stage", "dropped"]
     rows = [
         [
             row.rank,
@@ -127,13 +136,54 @@ _STATUS = {
 }
 
 
+#: The length given to a round nobody has played yet and that has no clock: it has no
+#: end of its own, and an iCalendar event's end must come after its start.
+NOMINAL_ROUND = dt.timedelta(hours=1)
+
+
+def round_span(
+    rnd: Round,
+    *,
+    round_minutes: int | None,
+    first_played: dt.datetime | None,
+    last_result: dt.datetime | None,
+) -> tuple[dt.datetime, dt.datetime]:
+    """When ``rnd`` was (or is to be) played, as (start, end), end after start.
+
+    * start: when it was played, its games' first ``played_at`` (a game's first event
+      or result); a round nobody has played yet: its clock's start (``deadline`` minus
+      the minutes per round), else when it was seated. Seating is not playing: a past
+      event entered later (or the demo) seats its rounds long after they were played.
+    * end: a finished round ends with its last result (``finished_at``); a round still
+      being played at its clock's end, if that comes after the start; else its last
+      result so far; else (nothing known) the start plus :data:`NOMINAL_ROUND`. A clock
+      set when the round was seated says nothing about a round played long before.
+    """
+    clock_start = (
+        rnd.deadline - dt.timedelta(minutes=round_minutes)
+        if rnd.deadline is not None and round_minutes
+        else None
+    )
+    start = first_played or clock_start or rnd.created_at
+    finished = rnd.status == RoundStatus.FINISHED
+    candidates = [
+        last_result if finished else None,
+        rnd.deadline,
+        last_result,
+    ]
+    for end in candidates:
+        if end is not None and end > start:
+            return start, end
+    return start, start + NOMINAL_ROUND
+
+
 def league_calendar_events(
     *, league: League, user: Any, url_of: Callable[[Tournament], str], host: str
 ) -> list[CalendarEvent]:
     """The league's tournaments the user may see (all-day events from ``starts_on`` to
-    ``ends_on``) and their rounds (from when each was seated to its time limit, when it
-    has one). ``url_of`` gives a tournament's absolute page address; ``host`` makes the
-    UIDs globally unique. 2 queries."""
+    ``ends_on``) and their rounds (when each was played, :func:`round_span`: every
+    round has a start and an end). ``url_of`` gives a tournament's absolute page
+    address; ``host`` makes the UIDs globally unique. 2 queries."""
     tournaments = list(tournament_list_visible(user=user, league=league))
     by_id = {t.pk: t for t in tournaments}
     events: list[CalendarEvent] = []
@@ -151,16 +201,29 @@ def league_calendar_events(
                 status=_STATUS.get(t.status, "CONFIRMED"),
             )
         )
-    rounds = Round.objects.filter(tournament_id__in=list(by_id)).order_by("tournament_id", "number")
+    rounds = (
+        Round.objects.filter(tournament_id__in=list(by_id))
+        .annotate(
+            first_played=Min("tables__game__played_at"),
+            last_result=Max("tables__game__finished_at"),
+        )
+        .order_by("tournament_id", "number")
+    )
     for rnd in rounds:
         t = by_id[rnd.tournament_id]
+        start, end = round_span(
+            rnd,
+            round_minutes=t.round_minutes,
+            first_played=rnd.first_played,
+            last_result=rnd.last_result,
+        )
         events.append(
             CalendarEvent(
                 uid=f"round-{rnd.pk}@{host}",
                 summary=_("%(tournament)s – round %(number)d")
                 % {"tournament": t.name, "number": rnd.number},
-                start=rnd.created_at,
-                end=rnd.deadline if rnd.deadline and rnd.deadline > rnd.created_at else None,
+                start=start,
+                end=end,
                 url=url_of(t),
                 location=t.venue,
             )

@@ -123,7 +123,7 @@ from .metrics import (
     weighted_repeats,
 )
 from .optimise import seat_order
-from .sizes import split_sizes, table_plan
+from .sizes import sizes_that_seat, split_sizes, table_plan
 from .slicing import random_tables, slice_tables
 
 __all__ = [
@@ -146,6 +146,7 @@ __all__ = [
     "seat_round_json",
     "slice_baseline",
     "slice_tables",
+    "sizes_that_seat",
     "split_sizes",
     "table_plan",
     "weighted_repeats",

@@ -101,3 +101,56 @@ def _rest_plans(n: int, preferred: int, others: list[int]) -> list[list[int] | N
                 best[r] = key
                 plans[r] = [*plans[r - size], size]  # type: ignore[misc]
     return plans
+
+
+def _seats(n: int, sizes: Sequence[int]) -> bool:
+    try:
+        table_plan(n, sizes)
+    except SeatingError:
+        return False
+    return True
+
+
+def _nearest_first(preferred: int, lo: int, hi: int) -> list[int]:
+    """``preferred`` then every size from ``lo`` to ``hi``, nearest first (the smaller
+    one first on a tie), as a table-sizes setting lists them."""
+    others = sorted(
+        (s for s in range(lo, hi + 1) if s != preferred), key=lambda s: (abs(s - preferred), s)
+    )
+    return [preferred, *others]
+
+
+def sizes_that_seat(
+    n: int, table_sizes: Sequence[int], *, min_size: int, max_size: int
+) -> list[list[int]]:
+    """Table-size settings that would seat ``n`` players when ``table_sizes`` (preferred
+    first) cannot (:func:`table_plan`), for a game of ``min_size`` to ``max_size``
+    players: at most two, each a whole range of sizes listed preferred first, then
+    nearest first (``[4, 5]``, ``[4, 3, 2]``).
+
+    The preferred size is kept; the first suggestion keeps the smallest size allowed now
+    and raises the largest as little as possible, the second keeps the largest and
+    lowers the smallest as little as possible (left out when the same or none). Nothing
+    seats ``n`` (fewer players than the game's minimum): ``[]``.
+
+    >>> sizes_that_seat(5, [4], min_size=2, max_size=6)
+    [[4, 5], [4, 3, 2]]
+    >>> sizes_that_seat(1, [4], min_size=2, max_size=6)
+    []
+    """
+    preferred = table_sizes[0]
+    low = max(min(min(table_sizes), preferred), min_size)
+    high = min(max(max(table_sizes), preferred), max_size)
+    found: list[list[int]] = []
+    for top in range(high, max_size + 1):
+        plan = _nearest_first(preferred, low, top)
+        if _seats(n, plan):
+            found.append(plan)
+            break
+    for bottom in range(low, min_size - 1, -1):
+        plan = _nearest_first(preferred, bottom, high)
+        if _seats(n, plan):
+            if plan not in found:
+                found.append(plan)
+            break
+    return found

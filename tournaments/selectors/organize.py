@@ -125,9 +125,15 @@ def _state(game: Any) -> tuple[str, str]:
     return "not_started", _("Not started")
 
 
+#: The table states of a table whose game is done (counted in ``RoundPanel.done``).
+DONE_STATES = frozenset({"finished", "void"})
+
+
 def organize_round_panel(*, round: Round) -> RoundPanel:
-    """The round's tables in order, players in seat order, each table's state and the
-    last event of games in progress (described by the kind's presenter). 4 queries."""
+    """The round's tables, the ones still playing (not started or in progress) first,
+    then the done ones (finished or closed), each group by table number; players in seat
+    order, each table's state and the last event of games in progress (described by the
+    kind's presenter). 4 queries."""
     seats = Seat.objects.select_related("player").order_by("position")
     tables = list(
         Table.objects.filter(round=round)
@@ -153,7 +159,7 @@ def organize_round_panel(*, round: Round) -> RoundPanel:
         game = table.game
         names = {s.player.handle: s.player.display_name for s in table.seats.all()}
         state, label = _state(game)
-        if state in ("finished", "void"):
+        if state in DONE_STATES:
             done += 1
         latest = None
         if table.game_id in last_events:
@@ -174,6 +180,7 @@ def organize_round_panel(*, round: Round) -> RoundPanel:
                 places={names.get(h, h): p for h, p in (game.placements or {}).items()},
             )
         )
+    states.sort(key=lambda t: t.state in DONE_STATES)  # stable: by number in each group
     untouched = all(
         not t.game.last_sequence and t.game.result_source == ResultSource.NONE for t in tables
     )

@@ -26,6 +26,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import Game, GameStatus
 from ratings.selectors import ratings_by_player
@@ -199,6 +200,42 @@ def rounds_left(tournament: Tournament, rnd: Round, players: int) -> int | None:
     return tournament.swiss_rounds - rnd.number + 1
 
 
+def _sizes_text(sizes: list[int]) -> str:
+    return ", ".join(str(s) for s in sizes)
+
+
+def cannot_seat_message(tournament: Tournament, count: int, sizes: list[int]) -> str:
+    """Why ``count`` players cannot be seated at ``sizes`` (preferred first), and which
+    table-size settings would seat them (:func:`tournaments.seating.sizes_that_seat`
+    within the game kind's fewest and most players), in the user's language."""
+    lo, hi = table_size_limits(kind=tournament.league.kind)
+    head = ngettext(
+        "%(count)d player cannot be seated at tables of %(sizes)s.",
+        "%(count)d players cannot be seated at tables of %(sizes)s.",
+        count,
+    ) % {"count": count, "sizes": _sizes_text(sizes)}
+    found = seating.sizes_that_seat(count, sizes, min_size=lo, max_size=hi)
+    if not found:
+        needs = _("No table sizes of this game (%(min)d to %(max)d players) would seat them.") % {
+            "min": lo,
+            "max": hi,
+        }
+        return f"{head} {needs}"
+    ways = [
+        _("tables of %(min)d to %(max)d (table sizes “%(sizes)s”)")
+        % {"min": min(plan), "max": max(plan), "sizes": _sizes_text(plan)}
+        for plan in found
+    ]
+    if len(ways) == 1:
+        tail = _("Settings that would seat them: %(first)s.") % {"first": ways[0]}
+    else:
+        tail = _("Settings that would seat them: %(first)s, or %(second)s.") % {
+            "first": ways[0],
+            "second": ways[1],
+        }
+    return f"{head} {tail}"
+
+
 def fits_one_table(tournament: Tournament, players: int) -> bool:
     """Whether an elimination round of ``players`` is the final: one table holds them
     all (at least the kind's fewest players, at most the largest size allowed)."""
@@ -265,10 +302,8 @@ def seat_tables(
         )
         tables = seating.seat_round(request)
     except seating.SeatingError as exc:
-        shown = sizes or [tournament.table_size]
         raise InvalidState(
-            _("%(count)d players cannot be seated at tables of %(n)d (%(min)d to %(max)d).")
-            % {"count": len(players), "n": shown[0], "min": min(shown), "max": max(shown)}
+            cannot_seat_message(tournament, len(players), sizes or [tournament.table_size])
         ) from exc
     groups = [[by_id[pk] for pk in table] for table in tables]
     games = recording.games_create(
