@@ -55,7 +55,9 @@ def axe_script() -> str:
 
 
 def axe_violations(page: Any, script: str) -> list[dict[str, Any]]:
-    """axe-core's violations on ``page`` as it is now."""
+    """axe-core's violations on ``page``, every ``<details>`` opened (what a tap shows
+    is checked too: the score page's infraction buttons, the rating tables...)."""
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     if not page.evaluate("typeof window.axe !== 'undefined'"):
         page.evaluate(script)
     return page.evaluate("(options) => axe.run(document, options)", AXE_OPTIONS)["violations"]
