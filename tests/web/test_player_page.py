@@ -65,8 +65,13 @@ def test_the_chart_has_axes_ticks_and_a_point_per_rated_game(client, demo):
     # Rating ticks (round numbers) and date ticks, the first game's date among them.
     assert re.search(r'text-anchor="end" dominant-baseline="middle">\d+</text>', svg)
     assert changes[0].game_finished_at.strftime("%m/%d/%Y") in svg
-    # Accessible: the svg is labelled by a caption, and the data is also a table.
-    assert 'role="img" aria-labelledby="chart-tock-caption"' in svg
+    # Accessible: the svg is a group labelled by a caption (not an image: its points
+    # are links, and an image's content is not announced), each point's link is named
+    # by its title, the tick labels are left to the caption; the data is also a table.
+    assert 'role="group" aria-labelledby="chart-tock-caption"' in svg
+    links = re.findall(r'<a href="[^"]+" aria-label="([^"]+)"><circle', svg)
+    assert links == circles
+    assert "<text " in svg and "<text x=" not in svg  # every tick label aria-hidden
     assert 'id="chart-tock-caption"' in html
     assert f"after each of {len(changes)} rated games" in html
     assert html.count('<table class="chart-table">') == 3
