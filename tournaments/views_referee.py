@@ -197,6 +197,7 @@ def _render(
         "replay": {"shown_in_full": shown.full},
         "players": [{"handle": h, "name": shown.names.get(h, h)} for h in players],
         "by": by,
+        "knocks": has_knocks(game.kind),  # the engine says whether its kind has knocks
         "preview": preview,
         "rulings": [
             (RulingChoice.CONFIRM, _("Confirm the engine's verdict")),

@@ -63,7 +63,7 @@ def knock_preview_for(*, game_id: Any, by: str, user: Any) -> dict[str, Any]:
     those who may not see the game)."""
     game = game_get(game_id=game_id)
     ensure_can_referee_game(user=user, game=game)
-    if game.kind != "tock":  # no knock to preview: nothing there (404), not a bad event
+    if not has_knocks(game.kind):  # no knock to preview: nothing there (404), not a bad event
         raise GameNotFound("knocks and rulings are for TOCK games")
     preview = knock_preview_of(game=game, by=by)
     return {
