@@ -301,11 +301,13 @@ class TockGame(Game):
         """
         names, piles, stocks = self._names, self._piles, self._stocks
         fit, dest, deck, counts = self._fit, self._dest, self._deck, self._counts
+        fits_on = _FITS_ON
         tops = _tops_of(piles)
         parts = [b"", *piles, *stocks]  # the stalemate key's parts (_third_repetition)
         me = self._active
         myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
         table, pos, acted, done = self._table, self._pos, self._acted, self._events
+        to: object = None  # the raw "to" of a move checked field by field (j None)
         try:
             for ev in events:
                 # -- 1. which move: the usual shapes, recognised inline (the hot path) --
@@ -342,40 +344,45 @@ class TockGame(Game):
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
                 if move:
-                    # -- 2. the card -----------------------------------------------------
+                    # -- 2. the card: the usual case of each source inline (the hot
+                    # path), any other case (and every refusal) by the step that states
+                    # the rule, which then gives the same card or the error --------------
                     if move == DRAW:
-                        if table:
+                        if not table:  # from the own stock: its top card
+                            stock = stocks[me]  # type: ignore[index]
+                            c = stock[-1] if stock else 0
+                            if not c or (named is not None and named != c):
+                                c = self._stock_card(ev, named, me)  # type: ignore[arg-type]
+                        elif deck is None or (named is not None and named != deck[pos]):
                             c = self._table_card(ev, named, pos)
-                        else:
-                            c = self._stock_card(ev, named, me)  # type: ignore[arg-type]
-                    elif move == PLAY:
-                        c = self._top_card(ev, named, me, tops)  # type: ignore[arg-type]
+                        else:  # from a seeded table: its next card
+                            c = deck[pos]
+                    elif move == PLAY:  # from the own discard: its top card, named
+                        c = tops[me]  # type: ignore[index]
+                        if named != c or c == EMPTY:
+                            c = self._top_card(ev, named, me, tops)  # type: ignore[arg-type]
                     else:
                         self._check_turn_over(me, table)  # type: ignore[arg-type]
-                    # -- 3. where it goes ------------------------------------------------
+                    # -- 3. where it goes: the usual case inline (``to`` known, no
+                    # ``series``: the center's is the one the card fits, ``_fit``), any
+                    # other by _destination --------------------------------------------
                     if move != FLIP:
-                        if j is None:
-                            j = self._target(to)
-                        if j == me and move == PLAY:
-                            raise IllegalMove(
-                                "a face-up card cannot be played onto your own discard"
-                            )
-                        if j < 0:  # the center: the series the card fits, or the one named
-                            if series is None:
-                                series = fit[c]
-                                if series < 0:
-                                    raise IllegalMove(self._no_fit_center(c))
-                            else:
-                                series = self._series(c, series)
-                        elif series is not None:
-                            raise InvalidEvent(
-                                "'series' only applies to a card placed in the center"
-                            )
-                    # -- 4. the own top card first ---------------------------------------
-                    if move != PLAY and tops[me] != EMPTY:  # type: ignore[index]
-                        kinds = self._forgot_discard(me, tops)  # type: ignore[arg-type]
-                    else:
-                        kinds = None
+                        if j is None or series is not None or (j == me and move == PLAY):
+                            j, series = self._destination(c, j, to, series, move, me)  # type: ignore[arg-type]
+                        elif j < 0:
+                            series = fit[c]
+                            if series < 0:
+                                raise IllegalMove(self._no_fit_center(c))
+                    # -- 4. the own top card first: whether it fits inline (the hot
+                    # path: ``_fit``, ``_FITS_ON``), the infraction by _forgot_discard --
+                    kinds = None
+                    if move != PLAY:
+                        own = tops[me]  # type: ignore[index]
+                        # (``own`` is never next to itself: no need to leave it out of
+                        # ``tops``; an EMPTY top fits nowhere)
+                        below, above = fits_on[own]
+                        if fit[own] >= 0 or below in tops or above in tops:
+                            kinds = self._forgot_discard(own, me)  # type: ignore[arg-type]
                     # -- 5. placing (its checks first), then leaving the source ----------
                     if j is None:  # a flip
                         may_settle = False
@@ -531,21 +538,41 @@ class TockGame(Game):
         if not self._piles[me]:
             raise IllegalMove(f"cannot flip: {name}'s discard is empty")
 
-    def _forgot_discard(self, me: int, tops: bytearray) -> list[str] | None:
+    def _destination(
+        self, c: int, j: int | None, to: object, series: object, move: int, me: int
+    ) -> tuple[int, int | None]:
+        """Where the card goes (*Where a card fits*; the event log: ``to`` is
+        ``"center"``, another player or, a drawn card only, the own name; ``series``
+        only for the center): the seat (``-1`` for the center) and, for the center, the
+        series: the one named (:meth:`_series`), else the first the card fits
+        (``_fit``; *Center*: "when a card fits several series the player may choose
+        ..., otherwise the first is used"). ``j``: the seat :meth:`_run` decoded
+        already, ``None`` if not yet (from ``to``). Changes nothing."""
+        if j is None:
+            j = self._target(to)
+        if j == me and move == PLAY:
+            raise IllegalMove("a face-up card cannot be played onto your own discard")
+        if j < 0:
+            if series is None:
+                k = self._fit[c]
+                if k < 0:
+                    raise IllegalMove(self._no_fit_center(c))
+                return j, k
+            return j, self._series(c, series)
+        if series is not None:
+            raise InvalidEvent("'series' only applies to a card placed in the center")
+        return j, None
+
+    def _forgot_discard(self, own: int, me: int) -> list[str]:
         """The own top card first (*A turn*, 1-2: "while it fits somewhere you must play
-        it ... when it fits nowhere (or your discard is empty) draw"): drawing or
-        flipping while the own top card fits the center (``_fit``) or another player's
-        discard (``_FITS_ON``) is a ``forgot_discard`` (interpretation 4), refused in
-        mode ``strict``. Returns the event's infractions so far (``None`` for none).
-        ``tops``: :meth:`_run`'s tops, the own top card not empty."""
-        own = tops[me]
-        # (``own`` is never next to itself: no need to leave it out of ``tops``)
-        below, above = _FITS_ON[own]
-        if self._fit[own] >= 0 or below in tops or above in tops:
-            if self.mode == "strict":
-                raise _strict_refusal(FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}")
-            return [FORGOT_DISCARD]
-        return None
+        it ... When it fits nowhere (or your discard is empty) draw"): drawing or
+        flipping while the own top card ``own`` fits the center (``_fit``) or another
+        player's discard (``_FITS_ON``) is a ``forgot_discard`` (interpretation 4).
+        :meth:`_run` tests the fit inline (the hot path) and calls this for an
+        infraction: refused in mode ``strict``, else the event's infractions so far."""
+        if self.mode == "strict":
+            raise _strict_refusal(FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}")
+        return [FORGOT_DISCARD]
 
     def _place_on_center(self, c: int, series: int) -> bool:
         """Placing on a center series (*Where a card fits*, Center: "a 1 opens a new
