@@ -147,9 +147,12 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
+        # At most 29 instance attributes: CPython (3.11 to 3.13) keeps up to 29 of a
+        # class's instance attributes in the fast inline layout, beyond that every
+        # ``self._x`` becomes a dict lookup and replay slows down by a few percent (the
+        # player count is therefore ``len(self._names)``, not an attribute).
         self._names: tuple[str, ...] = ()
         self._idx: dict[str, int] = {}
-        self._n = 0
         self.mode = "table"
         self.seed: int | str | None = None
         self._deck: list[int] | None = None
@@ -208,7 +211,6 @@ class TockGame(Game):
         g._names = tuple(players)
         g._idx = {p: i for i, p in enumerate(players)}
         g._dest = {**g._idx, "center": -1}
-        g._n = len(players)
         g.mode = mode
         g.seed = seed
         if seed is None:
@@ -217,7 +219,7 @@ class TockGame(Game):
             g._deck = shuffled_deck(seed)
         g._piles = [bytearray() for _ in players]
         g._stocks = [bytearray() for _ in players]
-        g._still_in = [True] * g._n
+        g._still_in = [True] * len(players)
         g._active = g._idx[first]
         return g
 
@@ -654,7 +656,7 @@ class TockGame(Game):
         piles[me] = bytearray()
         tops[me] = EMPTY
         parts[1 + me] = piles[me]
-        parts[1 + self._n + me] = pile
+        parts[1 + len(piles) + me] = pile
 
     def _next_turn(self, me: int) -> int:
         """The end of ``me``'s turn (*A turn*; interpretation 2: a player who went out
@@ -665,7 +667,7 @@ class TockGame(Game):
         self._pending_last_turn = self._pending_this_turn
         self._pending_this_turn = ()
         self._turns += 1
-        n, still_in = self._n, self._still_in
+        n, still_in = len(self._names), self._still_in
         me = me + 1 if me + 1 < n else 0
         while not still_in[me]:
             me = me + 1 if me + 1 < n else 0
@@ -684,7 +686,7 @@ class TockGame(Game):
         recur)."""
         parts[0] = _SEAT_BYTE[me]
         key = _SEP.join(parts)
-        in_center = DECK_SIZE - (len(key) - 1 - 2 * self._n)
+        in_center = DECK_SIZE - (len(key) - 1 - 2 * len(self._names))
         if in_center != self._seen_center:
             self._seen = {}
             self._seen_center = in_center
@@ -853,7 +855,7 @@ class TockGame(Game):
         each put under their own discard (the last one received ends at the very bottom)."""
         piles = self._piles
         mine = piles[who]
-        n = self._n
+        n = len(self._names)
         for step in range(1, n):
             src = piles[(who + step) % n]
             if src:
@@ -891,7 +893,7 @@ class TockGame(Game):
         (``turn_over``, or the active player went out; ``False`` once the game is)."""
         active = self._active
         assert active is not None
-        n = self._n
+        n = len(self._names)
         if self._table == 0:
             piles, stocks, still_in = self._piles, self._stocks, self._still_in
             for step in range(n):
@@ -916,8 +918,8 @@ class TockGame(Game):
         self._acted = False
         if places is None:
             places = {p: i + 1 for i, p in enumerate(self._out)}
-            rest = [p for p in range(self._n) if p not in places]
-            counts = [self._own(p) for p in range(self._n)]
+            rest = [p for p in range(len(self._names)) if p not in places]
+            counts = [self._own(p) for p in range(len(self._names))]
             places.update(_competition_places(rest, counts, len(self._out)))
         self._placements = places
 
@@ -1034,7 +1036,7 @@ class TockGame(Game):
             return []
         return [
             {"type": "tock", "player": self._names[p]}
-            for p in range(self._n)
+            for p in range(len(self._names))
             if self._still_in[p] and self._names[p] != target
         ]
 
@@ -1179,7 +1181,6 @@ class TockGame(Game):
             g._names = tuple(state["players"])
             g._idx = {p: i for i, p in enumerate(g._names)}
             g._dest = {**g._idx, "center": -1}
-            g._n = len(g._names)
             g.mode = state["mode"]
             g.seed = state["seed"]
             g._deck = None if state["deck"] is None else list(state["deck"])
