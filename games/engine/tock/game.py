@@ -6,7 +6,7 @@ State, in seat order ``0..n-1`` (clockwise):
   ``_counts`` (unseeded games): the multiset of face-down table cards by value.
 * ``_center``: top card of each open series, in opening order; ``_fit`` is derived from
   it (card -> the series it fits, or -1: the center rule as data, see :func:`_fit_table`)
-  and kept in step where cards reach the center (``TockGame._run``, step 5).
+  and kept in step where cards reach the center (``TockGame._place_on_center``).
 * ``_piles[p]``: p's face-up discard, bottom first (``[-1]`` is the top card).
 * ``_stocks[p]``: p's own face-down stock, bottom first (``[-1]`` is drawn next).
   Both are ``bytearray`` (cards are 1..21): they behave like lists of ints, and the
@@ -147,10 +147,10 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
-        # At most 29 instance attributes: CPython (3.11 to 3.13) keeps up to 29 of a
-        # class's instance attributes in the fast inline layout, beyond that every
-        # ``self._x`` becomes a dict lookup and replay slows down by a few percent (the
-        # player count is therefore ``len(self._names)``, not an attribute).
+        # At most 29 instance attributes: CPython 3.11 (shared keys: 30 at most, the
+        # 30th already fails) keeps up to 29 of them in the fast inline layout; beyond
+        # that every ``self._x`` is a dict lookup and replay slows down by a few
+        # percent. (So the player count is ``len(self._names)``, not an attribute.)
         self._names: tuple[str, ...] = ()
         self._idx: dict[str, int] = {}
         self.mode = "table"
@@ -264,26 +264,25 @@ class TockGame(Game):
         1. *Which move.* The usual shapes (a ``draw``/``play`` of exactly ``type``,
            ``player``, ``card`` (an int) and ``to`` (a name or ``"center"``), a
            ``draw`` without ``card``, a ``flip`` of ``type`` and ``player``, by the
-           player to move) are recognised inline by their shape, the hot path; anything
-           else is checked field by field (:meth:`_move_by_fields`), which also applies
-           a knock (:meth:`_on_tock`), an ``end`` or a ``correction``.
-        2. *The card*: drawn from the table (:meth:`_table_card`) or, once the table
-           is empty, from the own stock (:meth:`_stock_card`); a play's card is the own
-           top card (:meth:`_top_card`); a flip must be allowed
+           player to move) are recognised by their shape; anything else is checked
+           field by field (:meth:`_move_by_fields`), which also applies a knock
+           (:meth:`_on_tock`), an ``end`` or a ``correction``.
+        2. *The card*: the draw from the table (:meth:`_table_card`) or, once the
+           table is empty, from the own stock (:meth:`_stock_card`); a play's card is
+           the own top card (:meth:`_top_card`); a flip must be allowed
            (:meth:`_check_turn_over`).
-        3. *Where it goes*: ``to``, and for the center the series (``_fit``: the
-           center rule as data, or an explicit ``series``: :meth:`_series`).
-        4. *The own top card first* (:meth:`_forgot_discard`): drawing or flipping
-           while it fits somewhere is a ``forgot_discard``.
+        3. *Where it goes* (:meth:`_destination`): ``to`` and, for the center, the
+           series.
+        4. *The own top card first*: drawing or flipping while it fits somewhere is a
+           ``forgot_discard`` (:meth:`_forgot_discard`).
         5. *Placing*: on a center series (:meth:`_place_on_center`), on another
            player's discard (:meth:`_place_on_player`: the 21 only on a 20; a card
            that fits the center is a ``forgot_center``) or, a drawn card, on the own
            discard (:meth:`_place_on_own_discard`: a ``wrong_discard`` if it fits
            elsewhere; the turn ends). Then the card leaves its source: the table, the
-           stock or the discard (inline: the hot counters); a flip turns the discard
-           over (:meth:`_turn_over_discard`). The first action of a turn closes the
-           previous turn to knocks, and the event's infractions are recorded
-           (:meth:`_record`).
+           stock or the discard; a flip turns the discard over
+           (:meth:`_turn_over_discard`). The first action of a turn closes the previous
+           turn to knocks, and the event's infractions are recorded (:meth:`_record`).
         6. *Going out and the end of the game* (:meth:`_settle`, only when the move may
            put a player out or complete the center: the table ran out, the mover's last
            own card went, a 20 reached the center), then *the end of the turn*
@@ -294,12 +293,18 @@ class TockGame(Game):
         Mode ``strict`` refuses an infraction where it is judged (:func:`_strict_refusal`),
         mode ``table`` records it. Nothing changes until an event has passed all its
         checks (the last ones run first in step 5), so a failing event leaves the game
-        as it was. Speed (``bench/bench_engine.py``): the hot counters live in locals
-        (``table``, ``pos``, ``acted``, ``done``) and ``tops`` mirrors the top card of
-        every discard (``EMPTY`` for none); both are passed to the steps that read them
-        and written back to (or reloaded from) ``self`` around anything that reads or
-        changes ``self`` (the handlers, :meth:`_settle`), and the counters in
-        ``finally``.
+        as it was.
+
+        Speed (``bench/bench_engine.py``; a replay is some 400 events a game, and each
+        method call per event costs about 5% of the benchmark): the usual case of steps
+        1 to 4 and leaving the source are decided in clearly marked inline blocks, which
+        give the answer the step's method gives; the method handles every other case
+        and every refusal, so one method call per move remains (the placement). The hot
+        counters live in locals (``table``, ``pos``, ``acted``, ``done``) and ``tops``
+        mirrors the top card of every discard (``EMPTY`` for none); both are passed to
+        the steps that read them and written back to (or reloaded from) ``self`` around
+        anything that reads or changes ``self`` (the handlers, :meth:`_settle`), and
+        the counters in ``finally``.
         """
         names, piles, stocks = self._names, self._piles, self._stocks
         fit, dest, deck, counts = self._fit, self._dest, self._deck, self._counts
