@@ -796,7 +796,9 @@ class TockGame(Game):
         return self._center_slot(card) >= 0 or bool(self._seats_taking(card, me))
 
     def _record(self, kinds: list[str], me: int, event: int) -> None:
-        """Record the infractions of event ``event`` (its log line), pending this turn."""
+        """Record the infractions of event ``event`` (its log line), pending this turn:
+        in mode ``table`` an infraction is accepted and recorded, and a knock may
+        penalize it (interpretations 4 and 5)."""
         for kind in kinds:
             self._pending_this_turn = [*self._pending_this_turn, len(self._infractions)]
             self._infractions.append(
@@ -805,8 +807,14 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ knocks and the end
     def _on_tock(self, event: dict[str, Any]) -> bool:
-        """Judge and apply a knock; returns whether the knocked turn is now over (for
-        :meth:`_run` to end it)."""
+        """The knock, TOCK! (interpretation 5: "any player still in the turn order other
+        than the one knocked on may knock"; it is judged against the current turn once
+        its player has acted, else against the turn that just ended; "it is correct if
+        that turn holds an infraction not yet penalized", and a referee's ``ruling``
+        overrides the engine's verdict): judged, recorded, and the penalty given
+        (:meth:`_penalize`) to the offender (correct) or to the knocker (incorrect).
+        Returns whether the knocked turn is now over (a correct knock ends the
+        offender's turn; for :meth:`_run` to end it)."""
         check_keys(event, TOCK_KEYS)
         name = event.get("player")
         k = self._idx.get(name) if type(name) is str else None
@@ -856,8 +864,10 @@ class TockGame(Game):
         return self._settle(False)
 
     def _penalize(self, who: int) -> None:
-        """``who`` takes the bottom card of every other discard, clockwise from their left,
-        each put under their own discard (the last one received ends at the very bottom)."""
+        """The penalty of a knock (interpretation 5: "receives the bottom card of each
+        other player's discard (if any), going clockwise from the offender's left, each
+        card put *under* the offender's discard"): ``who`` takes them, so the last one
+        received ends at the very bottom."""
         piles = self._piles
         mine = piles[who]
         n = len(self._names)
@@ -892,10 +902,13 @@ class TockGame(Game):
         return len(self._piles[p]) + len(self._stocks[p])
 
     def _settle(self, turn_over: bool) -> bool:
-        """After an event that may put players out or complete the center: players going
-        out (with the table empty, whoever has no own cards: the active player first,
-        then clockwise), the end of the game. Returns whether the turn is over
-        (``turn_over``, or the active player went out; ``False`` once the game is)."""
+        """Going out and the end of the game, after an event that may put players out or
+        complete the center. Going out (interpretation 2: "only once the table is empty:
+        a player with no own cards goes out at once ... If several go out by the same
+        event, the active player comes first, then the others clockwise"); the end
+        (interpretation 3: "when all six series reach 20, or when at most one player is
+        left"). Returns whether the turn is over (``turn_over``, or the active player
+        went out; ``False`` once the game is)."""
         active = self._active
         assert active is not None
         n = len(self._names)
