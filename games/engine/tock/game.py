@@ -351,9 +351,9 @@ class TockGame(Game):
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
                 if move:
-                    # -- 2. the card: the usual case of each source inline (the hot
-                    # path), any other case (and every refusal) by the step that states
-                    # the rule, which then gives the same card or the error --------------
+                    # -- 2. the card. Inline (the hot path): the usual case of each
+                    # source; any other case, and every refusal, by the step's method,
+                    # which gives the same card or the error -----------------------------
                     if move == DRAW:
                         if not table:  # from the own stock: its top card
                             stock = stocks[me]  # type: ignore[index]
@@ -370,9 +370,9 @@ class TockGame(Game):
                             c = self._top_card(ev, named, me, tops)  # type: ignore[arg-type]
                     else:
                         self._check_turn_over(me, table)  # type: ignore[arg-type]
-                    # -- 3. where it goes: the usual case inline (``to`` known, no
-                    # ``series``: the center's is the one the card fits, ``_fit``), any
-                    # other by _destination --------------------------------------------
+                    # -- 3. where it goes. Inline: ``to`` known and no ``series`` (the
+                    # center's is then the first the card fits, ``_fit``); any other
+                    # case by _destination ---------------------------------------------
                     if move != FLIP:
                         if j is None or series is not None or (j == me and move == PLAY):
                             j, series = self._destination(c, j, to, series, move, me)  # type: ignore[arg-type]
@@ -380,8 +380,8 @@ class TockGame(Game):
                             series = fit[c]
                             if series < 0:
                                 raise IllegalMove(self._no_fit_center(c))
-                    # -- 4. the own top card first: whether it fits inline (the hot
-                    # path: ``_fit``, ``_FITS_ON``), the infraction by _forgot_discard --
+                    # -- 4. the own top card first. Inline: whether it fits (``_fit``,
+                    # ``_FITS_ON``); the infraction by _forgot_discard -------------------
                     kinds = None
                     if move != PLAY:
                         own = tops[me]  # type: ignore[index]
@@ -390,7 +390,8 @@ class TockGame(Game):
                         below, above = fits_on[own]
                         if fit[own] >= 0 or below in tops or above in tops:
                             kinds = self._forgot_discard(own, me)  # type: ignore[arg-type]
-                    # -- 5. placing (its checks first), then leaving the source ----------
+                    # -- 5. placing (each method checks first), then the card leaves its
+                    # source (inline: the hot counters) ---------------------------------
                     if j is None:  # a flip
                         may_settle = False
                     elif j < 0:
