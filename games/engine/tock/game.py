@@ -6,7 +6,7 @@ State, in seat order ``0..n-1`` (clockwise):
   ``_counts`` (unseeded games): the multiset of face-down table cards by value.
 * ``_center``: top card of each open series, in opening order; ``_fit`` is derived from
   it (card -> the series it fits, or -1: the center rule as data, see :func:`_fit_table`)
-  and kept in step where cards reach the center (``TockGame._run``, step 5).
+  and kept in step where cards reach the center (``TockGame._place_on_center``).
 * ``_piles[p]``: p's face-up discard, bottom first (``[-1]`` is the top card).
 * ``_stocks[p]``: p's own face-down stock, bottom first (``[-1]`` is drawn next).
   Both are ``bytearray`` (cards are 1..21): they behave like lists of ints, and the
@@ -147,9 +147,12 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
+        # At most 29 instance attributes: CPython 3.11 (shared keys: 30 at most, the
+        # 30th already fails) keeps up to 29 of them in the fast inline layout; beyond
+        # that every ``self._x`` is a dict lookup and replay slows down by a few
+        # percent. (So the player count is ``len(self._names)``, not an attribute.)
         self._names: tuple[str, ...] = ()
         self._idx: dict[str, int] = {}
-        self._n = 0
         self.mode = "table"
         self.seed: int | str | None = None
         self._deck: list[int] | None = None
@@ -208,7 +211,6 @@ class TockGame(Game):
         g._names = tuple(players)
         g._idx = {p: i for i, p in enumerate(players)}
         g._dest = {**g._idx, "center": -1}
-        g._n = len(players)
         g.mode = mode
         g.seed = seed
         if seed is None:
@@ -217,7 +219,7 @@ class TockGame(Game):
             g._deck = shuffled_deck(seed)
         g._piles = [bytearray() for _ in players]
         g._stocks = [bytearray() for _ in players]
-        g._still_in = [True] * g._n
+        g._still_in = [True] * len(players)
         g._active = g._idx[first]
         return g
 
@@ -253,65 +255,69 @@ class TockGame(Game):
         self._run(events)
 
     def _run(self, events: Iterable[dict[str, Any]]) -> None:
-        """Validate and apply events in order: the one place where the rules of a move
-        (``play``, ``draw``, ``flip``) are judged and applied, and where a turn ends.
-
-        Every event goes through the same steps, each stated once, in the order that
-        decides which error an event with several faults gets:
+        """Validate and apply events in order: the one place where a move (``play``,
+        ``draw``, ``flip``) is judged and applied and where a turn ends. It reads as the
+        outline of a turn; each rule is a step of its own whose docstring states it
+        (citing ``docs/rules/tock.md``). In the order that decides which error an event
+        with several faults gets:
 
         1. *Which move.* The usual shapes (a ``draw``/``play`` of exactly ``type``,
-           ``player``, ``card`` (an int from 1 to 21) and ``to`` (a name or
-           ``"center"``), a ``draw`` without ``card``, a ``flip`` of ``type`` and
-           ``player``, by the player to move) are recognised by their shape; anything
-           else is checked field by field (:meth:`_move_by_fields`: unknown type or
-           fields, game over, out of turn, field types); knocks go to :meth:`_on_tock`,
-           ``end`` and ``correction`` to the base class (:meth:`Game._apply_shared`,
-           shared by every kind).
-        2. *The card*: which card a draw takes; a play's card is the top of the discard;
-           when a flip is allowed.
-        3. *Where it goes*: ``to`` and the series (``_fit``: the center rule).
-        4. *Judging the own top card* (priority: a card that fits the center or another
-           player's discard must go there): drawing or flipping while it fits is a
-           ``forgot_discard``.
-        5. *Judging the destination, then applying*: a drawn card put on the own
-           discard although it fits elsewhere is a ``wrong_discard``; on another
-           player's discard it must fit (``_FITS_ON``: the discard rule) and not fit
-           the center (else ``forgot_center``). Mode ``strict`` refuses infractions
-           (:func:`_strict_refusal`), mode ``table`` records them. Then the card moves
-           (onto the center: ``_fit`` kept in step) and leaves its source; the first
-           action of a turn closes the previous turn to knocks.
-        6. *Settling* (:meth:`_settle`, only when the move may put a player out or
-           complete the center: the table ran out, the mover's last own card went, a 20
-           reached the center) and *ending the turn* (:meth:`_next_turn`; after a drawn
-           card on the own discard, a correct knock, the mover going out), stalemate
-           included (:meth:`_third_repetition`).
+           ``player``, ``card`` (an int) and ``to`` (a name or ``"center"``), a
+           ``draw`` without ``card``, a ``flip`` of ``type`` and ``player``, by the
+           player to move) are recognised by their shape; anything else is checked
+           field by field (:meth:`_move_by_fields`), which also applies a knock
+           (:meth:`_on_tock`), an ``end`` or a ``correction``.
+        2. *The card*: the draw from the table (:meth:`_table_card`) or, once the
+           table is empty, from the own stock (:meth:`_stock_card`); a play's card is
+           the own top card (:meth:`_top_card`); a flip must be allowed
+           (:meth:`_check_turn_over`).
+        3. *Where it goes* (:meth:`_destination`): ``to`` and, for the center, the
+           series.
+        4. *The own top card first*: drawing or flipping while it fits somewhere is a
+           ``forgot_discard`` (:meth:`_forgot_discard`).
+        5. *Placing*: on a center series (:meth:`_place_on_center`), on another
+           player's discard (:meth:`_place_on_player`: the 21 only on a 20; a card
+           that fits the center is a ``forgot_center``) or, a drawn card, on the own
+           discard (:meth:`_place_on_own_discard`: a ``wrong_discard`` if it fits
+           elsewhere; the turn ends). Then the card leaves its source: the table, the
+           stock or the discard; a flip turns the discard over
+           (:meth:`_turn_over_discard`). The first action of a turn closes the previous
+           turn to knocks, and the event's infractions are recorded (:meth:`_record`).
+        6. *Going out and the end of the game* (:meth:`_settle`, only when the move may
+           put a player out or complete the center: the table ran out, the mover's last
+           own card went, a 20 reached the center), then *the end of the turn*
+           (:meth:`_next_turn`: after a drawn card on the own discard, a correct knock,
+           the mover going out) and, with the table empty, *the stalemate*
+           (:meth:`_third_repetition`).
 
-        Nothing changes until an event has passed all its checks (the last ones come
-        first in step 5), so a failing event leaves the game as it was. The hot counters
-        live in locals (``table``, ``pos``, ``acted``, ``done``) and ``tops`` mirrors the
-        top card of every discard (``EMPTY`` for none); both are written back to (or
-        reloaded from) ``self`` around anything that reads or changes ``self`` (the
-        handlers, :meth:`_settle`), and the counters in ``finally``.
+        Mode ``strict`` refuses an infraction where it is judged (:func:`_strict_refusal`),
+        mode ``table`` records it. Nothing changes until an event has passed all its
+        checks (the last ones run first in step 5), so a failing event leaves the game
+        as it was.
+
+        Speed (``bench/bench_engine.py``; a replay is some 400 events a game, and each
+        method call per event costs about 5% of the benchmark): the usual case of steps
+        1 to 4 and leaving the source are decided in clearly marked inline blocks, which
+        give the answer the step's method gives; the method handles every other case
+        and every refusal, so one method call per move remains (the placement). The hot
+        counters live in locals (``table``, ``pos``, ``acted``, ``done``) and ``tops``
+        mirrors the top card of every discard (``EMPTY`` for none); both are passed to
+        the steps that read them and written back to (or reloaded from) ``self`` around
+        anything that reads or changes ``self`` (the handlers, :meth:`_settle`), and
+        the counters in ``finally``.
         """
         names, piles, stocks = self._names, self._piles, self._stocks
-        center, fit, dest, deck, counts = (
-            self._center,
-            self._fit,
-            self._dest,
-            self._deck,
-            self._counts,
-        )
-        strict = self.mode == "strict"
+        fit, dest, deck, counts = self._fit, self._dest, self._deck, self._counts
         fits_on = _FITS_ON
-        n = self._n
         tops = _tops_of(piles)
-        parts = [b"", *piles, *stocks]  # the stalemate key's parts (see step 6)
+        parts = [b"", *piles, *stocks]  # the stalemate key's parts (_third_repetition)
         me = self._active
         myname = names[me] if self._status == IN_PROGRESS else _NOBODY  # type: ignore[index]
         table, pos, acted, done = self._table, self._pos, self._acted, self._events
+        to: object = None  # the raw "to" of a move checked field by field (j None)
         try:
             for ev in events:
-                # -- 1. which move ------------------------------------------------------
+                # -- 1. which move: the usual shapes, recognised inline (the hot path) --
                 move = 0  # DRAW, PLAY or FLIP once recognised; j: its destination
                 series = None
                 if type(ev) is dict:
@@ -345,132 +351,62 @@ class TockGame(Game):
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
                 if move:
-                    # -- 2. the card ----------------------------------------------------
+                    # -- 2. the card. Inline (the hot path): the usual case of each
+                    # source; any other case, and every refusal, by the step's method,
+                    # which gives the same card or the error -----------------------------
                     if move == DRAW:
-                        if table:
-                            if deck is not None:
-                                c = deck[pos]
-                                if named is not None and named != c:
-                                    self._card_field(ev, False)
-                                    raise IllegalMove(
-                                        f"the next face-down table card is {c}, not {named}"
-                                    )
-                            elif named is not None and 0 < named <= TRAVIESO and counts[named]:  # type: ignore[index]
-                                c = named
-                            else:
-                                self._card_field(ev, True)
-                                raise IllegalMove(f"no {named} is left face down on the table")
-                        else:
+                        if not table:  # from the own stock: its top card
                             stock = stocks[me]  # type: ignore[index]
-                            if not stock:
-                                self._card_field(ev, False)
-                                raise IllegalMove(self._nothing_to_draw(me))  # type: ignore[arg-type]
-                            c = stock[-1]
-                            if named is not None and named != c:
-                                self._card_field(ev, False)
-                                raise IllegalMove(
-                                    f"the top of {myname}'s stock is {c}, not {named}"
-                                )
-                    elif move == PLAY:
+                            c = stock[-1] if stock else 0
+                            if not c or (named is not None and named != c):
+                                c = self._stock_card(ev, named, me)  # type: ignore[arg-type]
+                        elif deck is None or (named is not None and named != deck[pos]):
+                            c = self._table_card(ev, named, pos)
+                        else:  # from a seeded table: its next card
+                            c = deck[pos]
+                    elif move == PLAY:  # from the own discard: its top card, named
                         c = tops[me]  # type: ignore[index]
                         if named != c or c == EMPTY:
-                            self._card_field(ev, True)
-                            if c == EMPTY:
-                                raise IllegalMove(f"{myname} has no face-up card to play")
-                            raise IllegalMove(f"{myname}'s top card is {c}, not {named}")
-                    elif table:
-                        raise IllegalMove(f"cannot flip while {table} face-down table cards remain")
-                    elif stocks[me]:  # type: ignore[index]
-                        raise IllegalMove(f"cannot flip: {myname}'s stock is not empty yet")
-                    elif not piles[me]:  # type: ignore[index]
-                        raise IllegalMove(f"cannot flip: {myname}'s discard is empty")
-                    # -- 3. where it goes -----------------------------------------------
+                            c = self._top_card(ev, named, me, tops)  # type: ignore[arg-type]
+                    else:
+                        self._check_turn_over(me, table)  # type: ignore[arg-type]
+                    # -- 3. where it goes. Inline: ``to`` known and no ``series`` (the
+                    # center's is then the first the card fits, ``_fit``); any other
+                    # case by _destination ---------------------------------------------
                     if move != FLIP:
-                        if j is None:
-                            j = self._target(to)
-                        if j == me and move == PLAY:
-                            raise IllegalMove(
-                                "a face-up card cannot be played onto your own discard"
-                            )
-                        if j < 0:
-                            if series is None:
-                                series = fit[c]
-                                if series < 0:
-                                    raise IllegalMove(self._no_fit_center(c))
-                            else:
-                                series = self._series(c, series)
-                        elif series is not None:
-                            raise InvalidEvent(
-                                "'series' only applies to a card placed in the center"
-                            )
-                    # -- 4. judging: fit and priority -----------------------------------
-                    # Priority: a card that fits the center (``fit``) or another
-                    # player's discard (``_FITS_ON``, the own discard left out) must go
-                    # there. Asked of the own top card before drawing or flipping (else
-                    # forgot_discard), of a drawn card put on the own discard (else
-                    # wrong_discard) and of a card put on another player's discard
-                    # (the center first, else forgot_center).
+                        if j is None or series is not None or (j == me and move == PLAY):
+                            j, series = self._destination(c, j, to, series, move, me)  # type: ignore[arg-type]
+                        elif j < 0:
+                            series = fit[c]
+                            if series < 0:
+                                raise IllegalMove(self._no_fit_center(c))
+                    # -- 4. the own top card first. Inline: whether it fits (``_fit``,
+                    # ``_FITS_ON``); the infraction by _forgot_discard -------------------
                     kinds = None
-                    own = tops[me]  # type: ignore[index]
-                    if move != PLAY and own != EMPTY:
-                        # (``own`` is never next to itself: no need to leave it out)
+                    if move != PLAY:
+                        own = tops[me]  # type: ignore[index]
+                        # (``own`` is never next to itself: no need to leave it out of
+                        # ``tops``; an EMPTY top fits nowhere)
                         below, above = fits_on[own]
                         if fit[own] >= 0 or below in tops or above in tops:
-                            if strict:
-                                raise _strict_refusal(
-                                    FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}"
-                                )
-                            kinds = [FORGOT_DISCARD]
-                    # -- 5. applying: onto the destination (judged first), then from the
-                    # source. Nothing has changed before the last check above.
+                            kinds = self._forgot_discard(own, me)  # type: ignore[arg-type]
+                    # -- 5. placing (each method checks first), then the card leaves its
+                    # source (inline: the hot counters) ---------------------------------
                     if j is None:  # a flip
                         may_settle = False
                     elif j < 0:
-                        if c == 1:  # opens series ``series``; _fit follows
-                            center.append(1)
-                            fit[1] = len(center) if len(center) < SERIES else -1
-                            if fit[2] < 0:
-                                fit[2] = series  # type: ignore[call-overload]
-                            may_settle = False
-                        else:
-                            # Only two entries of _fit change: who takes c now (the
-                            # first series with c - 1 on top, if any) and c + 1 (series
-                            # ``series`` now, unless an earlier series had c on top).
-                            center[series] = c  # type: ignore[index]
-                            fit[c] = center.index(c - 1) if c - 1 in center else -1
-                            may_settle = c == TOP  # maybe all six series are complete
-                            if not may_settle and (fit[c + 1] < 0 or fit[c + 1] > series):  # type: ignore[operator]
-                                fit[c + 1] = series  # type: ignore[call-overload]
+                        may_settle = self._place_on_center(c, series)  # type: ignore[arg-type]
                     elif j == me:
-                        fits = fit[c] >= 0
-                        if not fits:
-                            below, above = fits_on[c]
-                            own = tops[me]  # type: ignore[index]
-                            tops[me] = EMPTY  # type: ignore[index]
-                            fits = below in tops or above in tops
-                            tops[me] = own  # type: ignore[index]
-                        if fits:
-                            if strict:
-                                raise _strict_refusal(
-                                    WRONG_DISCARD, f"drawn {c} fits {self._where(c, me)}"
-                                )
-                            kinds = [*(kinds or ()), WRONG_DISCARD]
-                        piles[me].append(c)  # type: ignore[index]
-                        tops[me] = c  # type: ignore[index]
+                        kinds = self._place_on_own_discard(c, me, tops, kinds)  # type: ignore[arg-type]
                         may_settle = False
                     else:
-                        if tops[j] not in fits_on[c]:
-                            raise IllegalMove(self._no_fit_player(c, j))
-                        if fit[c] >= 0:
-                            if strict:
-                                drawn = "drawn " if move == DRAW else ""
-                                raise _strict_refusal(FORGOT_CENTER, f"{drawn}{c} fits the center")
-                            kinds = [*(kinds or ()), FORGOT_CENTER]
-                        piles[j].append(c)
-                        tops[j] = c
+                        kinds = self._place_on_player(c, j, move, tops, kinds)
                         may_settle = False
                     if move == DRAW:
+                        turn_over = j == me  # a drawn card on the own discard ends the turn
                         if table:
+                            # Leaving the table (hot counters, inline): the next card of a
+                            # seeded table, or one of the face-down cards counted.
                             if deck is not None:
                                 pos += 1
                             else:
@@ -479,11 +415,13 @@ class TockGame(Game):
                             if not table:
                                 may_settle = True  # empty players go out
                         else:
+                            # Leaving the stock (inline): its top card.
+                            stock = stocks[me]  # type: ignore[index]
                             stock.pop()
                             if not stock and not piles[me]:  # type: ignore[index]
                                 may_settle = True  # me's last own card
-                        turn_over = j == me  # a drawn card on the own discard ends the turn
                     elif move == PLAY:
+                        # Leaving the discard (inline): the card under it is the new top.
                         turn_over = False
                         pile = piles[me]  # type: ignore[index]
                         pile.pop()
@@ -494,28 +432,20 @@ class TockGame(Game):
                             if not table and not stocks[me]:  # type: ignore[index]
                                 may_settle = True  # me's last own card
                     else:
-                        # Turned over as one block: the old bottom card ends on top of the
-                        # stock. Nobody's own cards change, so nothing settles.
                         turn_over = False
-                        pile = piles[me]  # type: ignore[index]
-                        pile.reverse()
-                        stocks[me] = pile  # type: ignore[index]
-                        piles[me] = bytearray()  # type: ignore[index]
-                        tops[me] = EMPTY  # type: ignore[index]
-                        parts[1 + me] = piles[me]  # type: ignore[operator]
-                        parts[1 + n + me] = pile  # type: ignore[operator]
+                        self._turn_over_discard(me, tops, parts)  # type: ignore[arg-type]
                     acted = True  # the previous turn can no longer be knocked on
                     if kinds:
                         self._record(kinds, me, done + 1)  # type: ignore[arg-type]
                     done += 1
-                    # -- 6. settling ----------------------------------------------------
+                    # -- 6. going out and the end of the game ----------------------------
                     if may_settle:
                         self._table, self._pos, self._acted, self._events = table, pos, acted, done
                         turn_over = self._settle(turn_over)
                         acted = self._acted
                         if self._status != IN_PROGRESS:
                             me, myname = None, _NOBODY
-                # -- 6. ending the turn -------------------------------------------------
+                # -- 6. the end of the turn, and the stalemate ---------------------------
                 if turn_over:
                     me = self._next_turn(me)  # type: ignore[arg-type]
                     acted = False
@@ -557,15 +487,193 @@ class TockGame(Game):
         named = self._card_field(ev, needs_card)
         return move, named, ev.get("to"), ev.get("series"), False
 
+    def _table_card(self, ev: dict[str, Any], named: int | None, pos: int) -> int:
+        """The draw from the table (*A turn*, 2: "draw one face-down card"): the card
+        drawn. A seeded table is known (``_deck[pos]``, ``pos`` being :meth:`_run`'s):
+        a ``card`` given must be that one; an unseeded table is the multiset of cards
+        still face down (``_counts``), and the draw names one of them (*Dealing from a
+        seed*). Changes nothing (:meth:`_run` takes the card off the table)."""
+        deck = self._deck
+        if deck is not None:
+            c = deck[pos]
+            if named is not None and named != c:
+                self._card_field(ev, False)
+                raise IllegalMove(f"the next face-down table card is {c}, not {named}")
+            return c
+        if named is not None and 0 < named <= TRAVIESO and self._counts[named]:  # type: ignore[index]
+            return named
+        self._card_field(ev, True)
+        raise IllegalMove(f"no {named} is left face down on the table")
+
+    def _stock_card(self, ev: dict[str, Any], named: int | None, me: int) -> int:
+        """The draw from the own stock (interpretation 1: with the table empty, "draw
+        from your stock, one card at a time from the top, exactly as from the table"):
+        the stock's top card (its last); a ``card`` given must be that one. An empty
+        stock has nothing to draw: flip the discard first. Changes nothing."""
+        stock = self._stocks[me]
+        if not stock:
+            self._card_field(ev, False)
+            raise IllegalMove(self._nothing_to_draw(me))
+        c = stock[-1]
+        if named is not None and named != c:
+            self._card_field(ev, False)
+            raise IllegalMove(f"the top of {self._names[me]}'s stock is {c}, not {named}")
+        return c
+
+    def _top_card(self, ev: dict[str, Any], named: int | None, me: int, tops: bytearray) -> int:
+        """A play (*A turn*, 1: "look at the top card of your own discard ... you must
+        play it"): only the top face-up card of the own discard is played, and the
+        event names it. Changes nothing."""
+        c = tops[me]
+        if named != c or c == EMPTY:
+            self._card_field(ev, True)
+            name = self._names[me]
+            if c == EMPTY:
+                raise IllegalMove(f"{name} has no face-up card to play")
+            raise IllegalMove(f"{name}'s top card is {c}, not {named}")
+        return c
+
+    def _check_turn_over(self, me: int, table: int) -> None:
+        """When the discard may be turned over (interpretation 1: "when no face-down
+        cards remain on the table ... you flip your whole discard as one block";
+        "you flip again only when your stock is empty"): the table empty (``table``
+        is :meth:`_run`'s count), the own stock empty, a discard to turn over."""
+        name = self._names[me]
+        if table:
+            raise IllegalMove(f"cannot flip while {table} face-down table cards remain")
+        if self._stocks[me]:
+            raise IllegalMove(f"cannot flip: {name}'s stock is not empty yet")
+        if not self._piles[me]:
+            raise IllegalMove(f"cannot flip: {name}'s discard is empty")
+
+    def _destination(
+        self, c: int, j: int | None, to: object, series: object, move: int, me: int
+    ) -> tuple[int, int | None]:
+        """Where the card goes (*Where a card fits*; the event log: ``to`` is
+        ``"center"``, another player or, a drawn card only, the own name; ``series``
+        only for the center): the seat (``-1`` for the center) and, for the center, the
+        series: the one named (:meth:`_series`), else the first the card fits
+        (``_fit``; *Center*: "when a card fits several series the player may choose
+        ..., otherwise the first is used"). ``j``: the seat :meth:`_run` decoded
+        already, ``None`` if not yet (from ``to``). Changes nothing."""
+        if j is None:
+            j = self._target(to)
+        if j == me and move == PLAY:
+            raise IllegalMove("a face-up card cannot be played onto your own discard")
+        if j < 0:
+            if series is None:
+                k = self._fit[c]
+                if k < 0:
+                    raise IllegalMove(self._no_fit_center(c))
+                return j, k
+            return j, self._series(c, series)
+        if series is not None:
+            raise InvalidEvent("'series' only applies to a card placed in the center")
+        return j, None
+
+    def _forgot_discard(self, own: int, me: int) -> list[str]:
+        """The own top card first (*A turn*, 1-2: "while it fits somewhere you must play
+        it ... When it fits nowhere (or your discard is empty) draw"): drawing or
+        flipping while the own top card ``own`` fits the center (``_fit``) or another
+        player's discard (``_FITS_ON``) is a ``forgot_discard`` (interpretation 4).
+        :meth:`_run` tests the fit inline (the hot path) and calls this for an
+        infraction: refused in mode ``strict``, else the event's infractions so far."""
+        if self.mode == "strict":
+            raise _strict_refusal(FORGOT_DISCARD, f"top card {own} fits {self._where(own, me)}")
+        return [FORGOT_DISCARD]
+
+    def _place_on_center(self, c: int, series: int) -> bool:
+        """Placing on a center series (*Where a card fits*, Center: "a 1 opens a new
+        series if fewer than six series are open. Any other card fits a series whose top
+        card is exactly one lower (never above 20). The 21 never fits the center"; the
+        series was judged in step 3 of :meth:`_run`): the card becomes the top of
+        ``series`` and ``_fit`` follows. Returns whether all six series may now be
+        complete (a 20 arrived): then :meth:`_run` settles."""
+        center, fit = self._center, self._fit
+        if c == 1:  # opens series ``series`` (= len(center)); _fit follows
+            center.append(1)
+            fit[1] = len(center) if len(center) < SERIES else -1
+            if fit[2] < 0:
+                fit[2] = series
+            return False
+        # Only two entries of _fit change: who takes c now (the first series with
+        # c - 1 on top, if any) and c + 1 (series ``series`` now, unless an earlier
+        # series had c on top).
+        center[series] = c
+        fit[c] = center.index(c - 1) if c - 1 in center else -1
+        if c == TOP:
+            return True  # maybe all six series are complete
+        if fit[c + 1] < 0 or fit[c + 1] > series:
+            fit[c + 1] = series
+        return False
+
+    def _place_on_player(
+        self, c: int, j: int, move: int, tops: bytearray, kinds: list[str] | None
+    ) -> list[str] | None:
+        """Placing on another player's discard (*Where a card fits*, Another player: its
+        top card "differs by exactly 1 (a 4 or a 6 on a 5). So the 21 fits only on a
+        20, and a 20 fits on a 21"; an empty discard takes nothing: ``_FITS_ON``), with
+        the center's priority (*Priority: center first*): a card that fits the center
+        is a ``forgot_center`` (interpretation 4), refused in mode ``strict``. Returns
+        the event's infractions; ``tops`` (:meth:`_run`'s) follows."""
+        if tops[j] not in _FITS_ON[c]:
+            raise IllegalMove(self._no_fit_player(c, j))
+        if self._fit[c] >= 0:
+            if self.mode == "strict":
+                drawn = "drawn " if move == DRAW else ""
+                raise _strict_refusal(FORGOT_CENTER, f"{drawn}{c} fits the center")
+            kinds = [*(kinds or ()), FORGOT_CENTER]
+        self._piles[j].append(c)
+        tops[j] = c
+        return kinds
+
+    def _place_on_own_discard(
+        self, c: int, me: int, tops: bytearray, kinds: list[str] | None
+    ) -> list[str] | None:
+        """A drawn card on the own discard (*Where a card fits*, Priority: "then (drawn
+        cards only) your own discard, which ends your turn"): putting it there although
+        it fits the center or another player's discard is a ``wrong_discard``
+        (interpretation 4; the turn still ends), refused in mode ``strict``. Returns
+        the event's infractions; ``tops`` (:meth:`_run`'s) follows."""
+        fits = self._fit[c] >= 0
+        if not fits:
+            below, above = _FITS_ON[c]
+            own = tops[me]
+            tops[me] = EMPTY  # the own discard left out
+            fits = below in tops or above in tops
+            tops[me] = own
+        if fits:
+            if self.mode == "strict":
+                raise _strict_refusal(WRONG_DISCARD, f"drawn {c} fits {self._where(c, me)}")
+            kinds = [*(kinds or ()), WRONG_DISCARD]
+        self._piles[me].append(c)
+        tops[me] = c
+        return kinds
+
+    def _turn_over_discard(self, me: int, tops: bytearray, parts: list[Any]) -> None:
+        """Turning the discard over (interpretation 1: "you flip your whole discard as
+        one block: it becomes your own face-down stock, its old bottom card on top"; no
+        shuffling). Nobody's own cards change, so nothing settles; ``tops`` and the
+        stalemate key's ``parts`` (:meth:`_run`'s) follow."""
+        piles, stocks = self._piles, self._stocks
+        pile = piles[me]
+        pile.reverse()
+        stocks[me] = pile
+        piles[me] = bytearray()
+        tops[me] = EMPTY
+        parts[1 + me] = piles[me]
+        parts[1 + len(piles) + me] = pile
+
     def _next_turn(self, me: int) -> int:
-        """End ``me``'s turn: its unpenalised infractions stay open to a knock until the
-        next player acts, and the next player still in, clockwise, is to move (returned,
-        and in ``_active``)."""
+        """The end of ``me``'s turn (*A turn*; interpretation 2: a player who went out
+        "leaves the turn order"): its unpenalised infractions stay open to a knock until
+        the next player acts (interpretation 5), and the next player still in,
+        clockwise, is to move (returned, and in ``_active``)."""
         self._last_turn_player = me
         self._pending_last_turn = self._pending_this_turn
         self._pending_this_turn = ()
         self._turns += 1
-        n, still_in = self._n, self._still_in
+        n, still_in = len(self._names), self._still_in
         me = me + 1 if me + 1 < n else 0
         while not still_in[me]:
             me = me + 1 if me + 1 < n else 0
@@ -573,16 +681,18 @@ class TockGame(Game):
         return me
 
     def _third_repetition(self, me: int, parts: list[Any]) -> bool:
-        """Stalemate (rule 3), asked at the start of ``me``'s turn with the table empty:
-        whether the position (the player to move, every discard and stock; the center
-        apart) occurs for the third time. ``parts``: ``_run``'s key parts (a slot for
-        the seat, then every discard and every stock); the key is one C-level join
-        (see :func:`_position_key`). With the table empty the key holds every card
-        not in the center, so its length tells the center's size: ``_seen`` restarts
-        when that changes (those positions never recur)."""
+        """The stalemate (interpretation 3: "with the table empty, the same position --
+        the center, every discard and stock in order, and the player to move -- occurs
+        at the start of a turn for the third time"), asked at the start of ``me``'s turn
+        with the table empty: whether this position occurs for the third time.
+        ``parts``: ``_run``'s key parts (a slot for the seat, then every discard and
+        every stock); the key is one C-level join (see :func:`_position_key`). With the
+        table empty the key holds every card not in the center, so its length tells the
+        center's size: ``_seen`` restarts when that changes (those positions never
+        recur)."""
         parts[0] = _SEAT_BYTE[me]
         key = _SEP.join(parts)
-        in_center = DECK_SIZE - (len(key) - 1 - 2 * self._n)
+        in_center = DECK_SIZE - (len(key) - 1 - 2 * len(self._names))
         if in_center != self._seen_center:
             self._seen = {}
             self._seen_center = in_center
@@ -687,7 +797,9 @@ class TockGame(Game):
         return self._center_slot(card) >= 0 or bool(self._seats_taking(card, me))
 
     def _record(self, kinds: list[str], me: int, event: int) -> None:
-        """Record the infractions of event ``event`` (its log line), pending this turn."""
+        """Record the infractions of event ``event`` (its log line), pending this turn:
+        in mode ``table`` an infraction is accepted and recorded, and a knock may
+        penalize it (interpretations 4 and 5)."""
         for kind in kinds:
             self._pending_this_turn = [*self._pending_this_turn, len(self._infractions)]
             self._infractions.append(
@@ -696,8 +808,14 @@ class TockGame(Game):
 
     # ------------------------------------------------------------------ knocks and the end
     def _on_tock(self, event: dict[str, Any]) -> bool:
-        """Judge and apply a knock; returns whether the knocked turn is now over (for
-        :meth:`_run` to end it)."""
+        """The knock, TOCK! (interpretation 5: "any player still in the turn order other
+        than the one knocked on may knock"; it is judged against the current turn once
+        its player has acted, else against the turn that just ended; "it is correct if
+        that turn holds an infraction not yet penalized", and a referee's ``ruling``
+        overrides the engine's verdict): judged, recorded, and the penalty given
+        (:meth:`_penalize`) to the offender (correct) or to the knocker (incorrect).
+        Returns whether the knocked turn is now over (a correct knock ends the
+        offender's turn; for :meth:`_run` to end it)."""
         check_keys(event, TOCK_KEYS)
         name = event.get("player")
         k = self._idx.get(name) if type(name) is str else None
@@ -747,11 +865,13 @@ class TockGame(Game):
         return self._settle(False)
 
     def _penalize(self, who: int) -> None:
-        """``who`` takes the bottom card of every other discard, clockwise from their left,
-        each put under their own discard (the last one received ends at the very bottom)."""
+        """The penalty of a knock (interpretation 5: "receives the bottom card of each
+        other player's discard (if any), going clockwise from the offender's left, each
+        card put *under* the offender's discard"): ``who`` takes them, so the last one
+        received ends at the very bottom."""
         piles = self._piles
         mine = piles[who]
-        n = self._n
+        n = len(self._names)
         for step in range(1, n):
             src = piles[(who + step) % n]
             if src:
@@ -783,13 +903,16 @@ class TockGame(Game):
         return len(self._piles[p]) + len(self._stocks[p])
 
     def _settle(self, turn_over: bool) -> bool:
-        """After an event that may put players out or complete the center: players going
-        out (with the table empty, whoever has no own cards: the active player first,
-        then clockwise), the end of the game. Returns whether the turn is over
-        (``turn_over``, or the active player went out; ``False`` once the game is)."""
+        """Going out and the end of the game, after an event that may put players out or
+        complete the center. Going out (interpretation 2: "only once the table is empty:
+        a player with no own cards goes out at once ... If several go out by the same
+        event, the active player comes first, then the others clockwise"); the end
+        (interpretation 3: "when all six series reach 20, or when at most one player is
+        left"). Returns whether the turn is over (``turn_over``, or the active player
+        went out; ``False`` once the game is)."""
         active = self._active
         assert active is not None
-        n = self._n
+        n = len(self._names)
         if self._table == 0:
             piles, stocks, still_in = self._piles, self._stocks, self._still_in
             for step in range(n):
@@ -814,8 +937,8 @@ class TockGame(Game):
         self._acted = False
         if places is None:
             places = {p: i + 1 for i, p in enumerate(self._out)}
-            rest = [p for p in range(self._n) if p not in places]
-            counts = [self._own(p) for p in range(self._n)]
+            rest = [p for p in range(len(self._names)) if p not in places]
+            counts = [self._own(p) for p in range(len(self._names))]
             places.update(_competition_places(rest, counts, len(self._out)))
         self._placements = places
 
@@ -932,7 +1055,7 @@ class TockGame(Game):
             return []
         return [
             {"type": "tock", "player": self._names[p]}
-            for p in range(self._n)
+            for p in range(len(self._names))
             if self._still_in[p] and self._names[p] != target
         ]
 
@@ -1077,7 +1200,6 @@ class TockGame(Game):
             g._names = tuple(state["players"])
             g._idx = {p: i for i, p in enumerate(g._names)}
             g._dest = {**g._idx, "center": -1}
-            g._n = len(g._names)
             g.mode = state["mode"]
             g.seed = state["seed"]
             g._deck = None if state["deck"] is None else list(state["deck"])

@@ -146,7 +146,7 @@ def _penalty(before: TockGame, after: TockGame) -> list[dict[str, Any]]:
     in the reverse order of that prefix) and each giver lost its bottom card; givers give
     clockwise from the receiver's left."""
     names = before._names
-    n = before._n
+    n = len(names)
     grew = [p for p in range(n) if len(after._piles[p]) > len(before._piles[p])]
     if not grew:
         return []
