@@ -26,7 +26,7 @@ from tournaments.seating.optimise import Problem, greedy_groups, repeat_count, s
 
 from .test_optimiser import ISSUE_ROUND, _cli, _flat, histories
 
-SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SOME = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _with(request: SeatingRequest, rounds_left: int | None) -> SeatingRequest:
