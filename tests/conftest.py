@@ -139,6 +139,19 @@ def _default_language_for_each_test() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _tasks_may_wait_for_results() -> Iterator[None]:
+    """A Celery worker started in this process (``real_celery_worker``, the fault
+    tests) marks the whole process as "inside a worker", where ``result.get()`` raises
+    "Never call result.get() within a task!"; a worker restarting after its broker came
+    back sets it again. Clear it after every test, so the next one (in whatever order
+    the tests run) calls ``task.apply().get()`` as in any process that is no worker."""
+    yield
+    from celery._state import _set_task_join_will_block
+
+    _set_task_join_will_block(False)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache_after_each_test() -> Iterator[None]:
     yield
     from django.core.cache import caches

@@ -18,6 +18,17 @@ from tests.tournaments.factories import (
 )
 from tournaments.models import Role
 
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Schemathesis names each operation's test ``test_x[GET /api/...]`` but gives all
+    of them the function's node id; pytest-xdist tells tests apart by node id, so it
+    would run one operation per test function and drop the rest. Give each its own."""
+    for item in items:
+        base = item.nodeid.split("::")[-1]
+        if item.name != base and item.name.startswith(base + "["):
+            item._nodeid = item.nodeid[: -len(base)] + item.name
+
+
 HANDLES = ["ann", "bob", "cat", "dan"]
 
 
