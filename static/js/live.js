@@ -155,12 +155,16 @@
   function refresh() {
     if (fetching) { again = true; return; }
     fetching = true;
-    fetch(window.location.href, { headers: { Accept: "text/html" }, credentials: "same-origin" })
+    var asked = window.location.href;
+    fetch(asked, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
       .then(function (html) {
+        // The address changed on the way (the organizer's search, the replay's ?at=):
+        // this copy shows another list or point; fetch the one the page is at now.
+        if (window.location.href !== asked) { again = true; return; }
         show(new DOMParser().parseFromString(html, "text/html"));
       })
       .catch(function () { /* best effort: the next message or a reload shows the state */ })
