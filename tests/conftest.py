@@ -263,6 +263,20 @@ def real_celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
         celery_app.conf.update(saved)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Every test has a node id of its own: pytest-xdist tells tests apart by node id,
+    and of several sharing one it runs only the first, silently (schemathesis's tests
+    did; tests/api/conftest.py names them apart)."""
+    seen: set[str] = set()
+    shared = sorted(
+        {item.nodeid for item in session.items if item.nodeid in seen or seen.add(item.nodeid)}
+    )
+    if shared:
+        raise pytest.UsageError(
+            "tests sharing a node id (xdist would skip them): " + ", ".join(shared[:5])
+        )
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Remove this run's keys from Redis (cache entries, queue bindings)."""
     url = os.environ.get("REDIS_URL")

@@ -26,7 +26,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         base = item.nodeid.split("::")[-1]
         if item.name != base and item.name.startswith(base + "["):
-            item._nodeid = item.nodeid[: -len(base)] + item.name
+            unique = item.nodeid[: -len(base)] + item.name
+            if hasattr(item, "_id"):  # pytest 9: a structured node id
+                from _pytest.nodes import NodeId
+
+                item._id = NodeId.parse(unique)
+            else:
+                item._nodeid = unique
 
 
 HANDLES = ["ann", "bob", "cat", "dan"]
