@@ -173,3 +173,26 @@ def confirm_first(
             "q": search_of(request),
         },
     )
+
+
+def confirmed_action(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    question: str,
+    button: str,
+    action: Callable[[], object],
+    success: str,
+    explanation: str = "",
+    anchor: str = "",
+) -> HttpResponse:
+    """A destructive action: the confirmation page first (:func:`confirm_first`); once
+    confirmed, the one service call (:func:`attempt`: its refusal or ``success`` as the
+    message), then back to the dashboard at ``anchor``."""
+    page = confirm_first(
+        request, tournament, question=question, button=button, explanation=explanation
+    )
+    if page is not None:
+        return page
+    attempt(request, action, success=success)
+    return back_to_dashboard(tournament, anchor)

@@ -37,9 +37,8 @@ from tournaments.services import (
     tournament_start,
 )
 from tournaments.views_organize.common import (
-    attempt,
     back_to_dashboard,
-    confirm_first,
+    confirmed_action,
     organizer_page,
     refused,
     render_dashboard,
@@ -180,21 +179,16 @@ def organize_reseat(request: HttpRequest, tournament: Tournament) -> HttpRespons
     if rnd is None:
         messages.error(request, _("That round is no longer the current one."))
         return back_to_dashboard(tournament, "round")
-    page = confirm_first(
+    return confirmed_action(
         request,
         tournament,
         question=_("Seat round %(n)d again?") % {"n": rnd.number},
         explanation=_("Its tables and games are replaced by a new seating."),
         button=_("Yes, seat round %(n)d again") % {"n": rnd.number},
-    )
-    if page is not None:
-        return page
-    attempt(
-        request,
-        lambda: round_reseat(round=rnd, user=request.user),
+        action=lambda: round_reseat(round=rnd, user=request.user),
         success=_("Round %(n)d is seated again.") % {"n": rnd.number},
+        anchor="round",
     )
-    return back_to_dashboard(tournament, "round")
 
 
 @organizer_page
@@ -204,7 +198,7 @@ def organize_time_up(request: HttpRequest, tournament: Tournament) -> HttpRespon
     if rnd is None:
         messages.error(request, _("That round is no longer the current one."))
         return back_to_dashboard(tournament, "round")
-    page = confirm_first(
+    return confirmed_action(
         request,
         tournament,
         question=_("End round %(n)d now (time is up)?") % {"n": rnd.number},
@@ -213,21 +207,16 @@ def organize_time_up(request: HttpRequest, tournament: Tournament) -> HttpRespon
             "without any event are closed without a result."
         ),
         button=_("Yes, time is up"),
-    )
-    if page is not None:
-        return page
-    attempt(
-        request,
-        lambda: round_time_up(round=rnd, user=request.user),
+        action=lambda: round_time_up(round=rnd, user=request.user),
         success=_("Round %(n)d is over: time is up.") % {"n": rnd.number},
+        anchor="round",
     )
-    return back_to_dashboard(tournament, "round")
 
 
 @organizer_page
 @require_POST
 def organize_finish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    page = confirm_first(
+    return confirmed_action(
         request,
         tournament,
         question=_("Finish %(name)s now?") % {"name": tournament.name},
@@ -236,12 +225,6 @@ def organize_finish(request: HttpRequest, tournament: Tournament) -> HttpRespons
             "a result do not count). This cannot be undone."
         ),
         button=_("Yes, finish the event"),
-    )
-    if page is not None:
-        return page
-    attempt(
-        request,
-        lambda: tournament_finish(tournament=tournament, user=request.user),
+        action=lambda: tournament_finish(tournament=tournament, user=request.user),
         success=_("The event is finished."),
     )
-    return back_to_dashboard(tournament)
