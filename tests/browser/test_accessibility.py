@@ -28,7 +28,7 @@ from tests.tournaments.factories import TournamentRoleFactory, UserFactory
 from tests.web.kind_fixtures import kind_tournament, record, seated_game
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
-from tournaments.services import game_record_log
+from tournaments.services import friendly_game_create, game_record_log
 from tournaments.services.rulings import knock_ruling_record
 from tournaments.staff.services import staff_account_create
 
@@ -86,6 +86,7 @@ class Site:
     league: str
     player: str
     tock: int
+    tock_over: int
     uno: int
     casino: int
     organizer: Any
@@ -122,6 +123,12 @@ def make_site() -> Site:
         record(game, log)
         kinds[kind] = game.pk
 
+    # A finished TOCK game: its facts say nobody is next ("niemand (die Partie ist vorbei)")
+    handles = [p.handle for p in scene.players[:4]]
+    over = friendly_game_create(
+        kind="tock", log=engine.simulate(game="tock", players=handles, seed=3), user=SYSTEM
+    ).game
+
     account = staff_account_create(
         tournament=scene.tournament, username="new-referee", role="referee", user=organizer
     )
@@ -130,6 +137,7 @@ def make_site() -> Site:
         league=scene.league.slug,
         player=scene.players[0].handle,
         tock=tock.pk,
+        tock_over=over.pk,
         uno=kinds["uno"],
         casino=kinds["casino"],
         organizer=organizer,
@@ -199,6 +207,8 @@ VISITS = [
     Visit("tournaments/player_list.html", "anonymous", lambda s: "/players/"),
     Visit("tournaments/player_detail.html", "anonymous", lambda s: f"/players/{s.player}/"),
     Visit("games/game_detail.html + kinds/tock.html", "anonymous", lambda s: f"/games/{s.tock}/"),
+    Visit("games/game_detail.html + kinds/tock.html (over)", "anonymous",
+          lambda s: f"/games/{s.tock_over}/"),
     Visit("games/game_detail.html + kinds/uno.html", "anonymous", lambda s: f"/games/{s.uno}/"),
     Visit("games/game_detail.html + kinds/casino.html", "anonymous",
           lambda s: f"/games/{s.casino}/"),
@@ -230,18 +240,23 @@ VISITS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_template_has_no_axe_violations(
-    scheme: str, make_context: Any, log_in: Any, subtests: Any
-) -> None:
-    script = axe_script()
-    site = make_site()
-    context = make_context("phone", color_scheme=scheme)
-    page = context.new_page()
-    assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+#: The elements that reach past the screen's right edge outside any box of their own
+#: that scrolls (what makes the page scroll sideways), as "tag.class: text".
+WIDER_THAN_SCREEN = """(screen) => Array.from(document.querySelectorAll('body *')).filter((el) => {
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    if (getComputedStyle(a).overflowX !== 'visible') return false;
+  }
+  return el.getBoundingClientRect().right > screen + 1;
+}).slice(-5).map((el) => `${el.tagName}.${el.className}: ${el.textContent.trim().slice(0, 40)}`)"""
+
+
+def _tour(context: Any, site: Site, log_in: Any, subtests: Any, label: str, check: Any) -> None:
+    """Visit one page of every template (:data:`VISITS`) in ``context``, signed in as
+    each visit asks, and run ``check(page, visit)`` on it as a subtest."""
+    page = context.pages[0] if context.pages else context.new_page()
     signed_in = "anonymous"
     for visit in VISITS:
-        with subtests.test(msg=f"{visit.template} [{scheme}]"):
+        with subtests.test(msg=f"{visit.template} [{label}]"):
             if visit.who != signed_in:
                 context.clear_cookies()
                 if visit.who != "anonymous":
@@ -252,7 +267,44 @@ def test_every_page_template_has_no_axe_violations(
             else:
                 response = page.goto(visit.path(site))
                 assert response.status == visit.status, page.url
-            violations = axe_violations(page, script)
-            assert not violations, (
-                f"{visit.template} in the {scheme} scheme at {page.url}:\n{describe(violations)}"
-            )
+            check(page, visit)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_template_has_no_axe_violations(
+    scheme: str, make_context: Any, log_in: Any, subtests: Any
+) -> None:
+    script = axe_script()
+    site = make_site()
+    context = make_context("phone", color_scheme=scheme)
+    page = context.new_page()
+    assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+
+    def no_violations(page: Any, visit: Visit) -> None:
+        violations = axe_violations(page, script)
+        assert not violations, (
+            f"{visit.template} in the {scheme} scheme at {page.url}:\n{describe(violations)}"
+        )
+
+    _tour(context, site, log_in, subtests, scheme, no_violations)
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "de-DE"])
+def test_no_page_template_scrolls_sideways_on_a_phone(
+    locale: str, make_context: Any, log_in: Any, subtests: Any
+) -> None:
+    """At 390 px, in the languages with the longest words, every page fits the screen's
+    width: wide tables scroll inside their own box, labels wrap (German game and
+    referee pages were 437 px wide: the facts' labels did not wrap)."""
+    site = make_site()
+    context = make_context("phone", locale=locale)
+    context.new_page()
+
+    def fits(page: Any, visit: Visit) -> None:
+        screen = page.viewport_size["width"]  # 390
+        wide = page.evaluate(WIDER_THAN_SCREEN, screen)
+        assert not wide, (
+            f"{visit.template} in {locale} at {page.url}: wider than {screen} px: {wide}"
+        )
+
+    _tour(context, site, log_in, subtests, locale, fits)
