@@ -127,3 +127,18 @@ def test_api_messages_are_translated(client, language, message):
     response = client.get("/api/no-such-endpoint/", HTTP_ACCEPT_LANGUAGE=language)
     assert response.status_code == 404
     assert message in response.content.decode()
+
+
+def test_german_game_pages_name_the_seat_and_the_place_apart(client):
+    """The players table heads the seat "Sitz" and the final place "Rang": "Platz" for
+    the seat beside "Rang" read as two words for one thing."""
+    from tests.tournaments.factories import PlayerFactory
+    from tournaments.permissions import SYSTEM
+    from tournaments.services import friendly_game_create
+
+    handles = [PlayerFactory().handle for _ in range(4)]
+    start = {"type": "start", "game": "tock", "players": handles}
+    game = friendly_game_create(kind="tock", log=[start], user=SYSTEM).game
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<th class="num">Sitz</th>' in html and '<th class="num">Rang</th>' in html
+    assert ">Platz<" not in html
