@@ -443,6 +443,28 @@ def test_audit_log_newest_first_and_paginated(org, league):
     assert "Page 2 of 2" in page2 and "Created" in page2 and t2.action == "created"
 
 
+@pytest.mark.parametrize(
+    "language, seated, checked_in",
+    [
+        ("en", "Round 1 (Swiss) seated at 3 tables.", "checked in."),
+        ("es", "Ronda 1 (Suizo) sentada en 3 mesas.", "se registró."),
+        ("de", "Runde 1 (Schweizer System) an 3 Tischen gesetzt.", "ist eingecheckt."),
+    ],
+)
+def test_the_audit_log_reads_as_sentences_in_the_readers_language(
+    org, league, language, seated, checked_in
+):
+    """Details are sentences with the players' names, not raw keys ("number: 1 ·
+    stage: swiss · tables: ...")."""
+    t = _event(org, league, players=12)
+    assert org.post(url("organize-start", t.pk)).status_code == 302
+    name = Registration.objects.filter(tournament=t).first().player.display_name
+    html = org.get(url("organize-audit", t.pk), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert seated in html
+    assert f"{name} {checked_in}" in html
+    assert "stage:" not in html and "tables:" not in html and "player:" not in html
+
+
 def test_dashboard_listens_live_and_has_the_links_block(org, league):
     t = _event(org, league, players=0)
     html = org.get(url("organize", t.pk)).content.decode()

@@ -29,6 +29,7 @@ from tournaments.models import (
     TournamentAudit,
     TournamentStatus,
 )
+from tournaments.selectors.audit_text import audit_names, audit_sentence
 
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
@@ -239,28 +240,21 @@ def organize_dashboard(*, tournament: Tournament) -> Dashboard:
 
 @dataclass(frozen=True)
 class AuditRow:
+    """One step of the audit log as the organizer reads it: the action's ``label`` and
+    its details as a ``sentence`` in the active language (``""``: nothing to add)."""
+
     at: dt.datetime
     action: str
     label: str
     actor: str | None
     round: int | None
-    details: list[tuple[str, str]]
-
-
-def _detail_text(value: Any) -> str:
-    """An audit detail as text: a list of lists (a round's tables) as groups."""
-    if isinstance(value, list) and value and all(isinstance(v, list) for v in value):
-        return " | ".join(_detail_text(v) for v in value)
-    if isinstance(value, list):
-        return ", ".join(_detail_text(v) for v in value)
-    if value is None:
-        return "–"
-    return str(value)
+    sentence: str
 
 
 def organize_audit_page(*, tournament: Tournament, page: Any = 1, per_page: int = 25) -> Page:
     """One page of the tournament's audit log, newest first (the caller has checked the
-    organizer role); its ``object_list`` holds :class:`AuditRow`. 2 queries."""
+    organizer role); its ``object_list`` holds :class:`AuditRow`. 3 queries (the
+    players' names for the sentences)."""
     rows = (
         TournamentAudit.objects.filter(tournament=tournament)
         .order_by("-at", "-id")
@@ -268,6 +262,8 @@ def organize_audit_page(*, tournament: Tournament, page: Any = 1, per_page: int 
     )
     paginator = Paginator(rows, per_page)
     current = paginator.get_page(page)
+    rows = list(current.object_list)
+    names = audit_names(details for *_, details in rows)
     current.object_list = [
         AuditRow(
             at=at,
@@ -275,8 +271,8 @@ def organize_audit_page(*, tournament: Tournament, page: Any = 1, per_page: int 
             label=str(AUDIT_ACTIONS.get(action, action)),
             actor=actor,
             round=number,
-            details=[(k, _detail_text(v)) for k, v in (details or {}).items()],
+            sentence=audit_sentence(action=action, details=details, names=names),
         )
-        for at, action, actor, number, details in current.object_list
+        for at, action, actor, number, details in rows
     ]
     return current
