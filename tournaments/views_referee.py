@@ -45,6 +45,7 @@ from tournaments.selectors.rulings import (
     knock_preview_for,
     referee_games,
     result_correctable,
+    ruling_names,
     tournament_rulings,
 )
 from tournaments.services.rulings import knock_ruling_record, result_correction_record
@@ -221,6 +222,7 @@ def _render(
 def rulings_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     rows = tournament_rulings(tournament=tournament, user=request.user)
+    names = ruling_names(rows=rows)  # players by name, hidden ones as "Player N"
     return render(
         request,
         "tournaments/rulings.html",
@@ -229,9 +231,11 @@ def rulings_page(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": [
                 {
                     "row": r,
+                    "by": names.get(r.knocker, r.knocker),
+                    "against": names.get(r.against, r.against),
                     "engine": verdict_label(r.engine_verdict or ""),
-                    "places": placements_text(r.placements, {}),
-                    "previous": placements_text(r.previous_placements, {}),
+                    "places": placements_text(r.placements, names),
+                    "previous": placements_text(r.previous_placements, names),
                 }
                 for r in rows
             ],

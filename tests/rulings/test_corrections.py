@@ -27,7 +27,7 @@ from tests.tournaments.factories import (
     UserFactory,
 )
 from tournaments import services
-from tournaments.models import Role, Round, Ruling, Seat, Table
+from tournaments.models import Player, Role, Round, Ruling, Seat, Table
 from tournaments.permissions import SYSTEM
 from tournaments.selectors import standings_cache
 from tournaments.selectors.standings import tournament_standings
@@ -145,7 +145,7 @@ def test_a_correction_through_the_api_replaces_the_result_and_is_listed(
     html = browser().get(reverse("tournaments:rulings", args=[tournament.pk])).content.decode()
     assert "Result corrected after the end" in html and "miscounted" in html
     best = min(new, key=new.get)
-    assert f"1. {best}" in html
+    assert f"1. {Player.objects.get(handle=best).display_name}" in html  # by name
     csv = browser().get(reverse("tournaments:rulings-csv", args=[tournament.pk])).content.decode()
     row = csv.splitlines()[1]
     assert ",correction,correction," in row and f"{best}=1" in row

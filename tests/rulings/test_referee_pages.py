@@ -86,6 +86,11 @@ def test_override_needs_a_note_then_shows_on_the_game_and_rulings_pages(game, st
     html = browser().get(rulings_url).content.decode()
     assert "ann peeked" in html and "t-referee" in html and "override" in html
     assert "shown after the game" in html  # the engine's verdict, while the game runs
+    names = dict(
+        Player.objects.filter(handle__in=["bob", "ann"]).values_list("handle", "display_name")
+    )
+    assert f"{names['bob']} on " in html and " on bob" not in html  # names, not handles
+    assert 'data-label="Engine verdict"' in html  # each cell names its column on a phone
     assert "Wrong knock" in browser(staff["organizer"]).get(rulings_url).content.decode()
     csv = browser().get(reverse("tournaments:rulings-csv", args=[tournament.pk]))
     assert csv.status_code == 200 and csv["Content-Type"].startswith("text/csv")

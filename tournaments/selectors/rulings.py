@@ -20,7 +20,7 @@ from tournaments.permissions import (
     user_can_view_tournament,
     user_tournament_roles,
 )
-from tournaments.selectors.privacy import Masker, mask_text, name_texts
+from tournaments.selectors.privacy import Masker, hidden_label, mask_text, name_texts
 
 
 def result_correctable(*, game: Game) -> bool:
@@ -229,3 +229,23 @@ def referee_games(*, tournament: Tournament) -> list[RefereeGame]:
         rows.append(RefereeGame(table=table, open_knock=open_knock))
     rows.sort(key=lambda r: (not r.open_knock, r.table.game.status != "in_progress"))
     return rows
+
+
+def ruling_names(*, rows: list[RulingRow]) -> dict[str, str]:
+    """Display names of the players ``rows`` name, by the handle the rows show: a real
+    handle gives the player's name, a hidden player's neutral handle (``Player-57``,
+    which :func:`tournament_rulings` shows to whoever may not see them) gives the
+    neutral name ("Player 57"). 1 query."""
+    handles = set()
+    for r in rows:
+        handles.update(h for h in (r.knocker, r.against) if h)
+        handles.update(r.placements or ())
+        handles.update(r.previous_placements or ())
+    names = dict(
+        Player.objects.filter(handle__in=handles).values_list("handle", "display_name")
+    )
+    for handle in handles - names.keys():
+        number = handle.removeprefix("Player-")
+        if handle.startswith("Player-") and number.isdigit():
+            names[handle] = hidden_label(player_id=int(number))
+    return names
