@@ -219,6 +219,7 @@ class TockGame(Game):
         g._stocks = [bytearray() for _ in players]
         g._still_in = [True] * g._n
         g._active = g._idx[first]
+        g._log = [event]
         return g
 
     @classmethod
@@ -1066,6 +1067,7 @@ class TockGame(Game):
             "events": self._events,
             "turns": self._turns,
             "corrections": self._corrections_state(),
+            "log": self._log_state(),
         }
 
     @classmethod
@@ -1106,6 +1108,7 @@ class TockGame(Game):
             g._events = state["events"]
             g._turns = state["turns"]
             g._restore_corrections(state)
+            g._restore_log(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt TOCK state: {exc!r}") from None
         return g
