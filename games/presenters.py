@@ -450,9 +450,7 @@ def game_log_lines(
         if line in data_at:
             return _("Undo: event %(n)d withdrawn (%(event)s)") % {
                 "n": line,
-                "event": presenter.describe(
-                    data_at[line], names, sequence=line, knock_at=knock_at
-                ),
+                "event": presenter.describe(data_at[line], names, sequence=line, knock_at=knock_at),
             }
         return _("Undo: event %(n)d withdrawn") % {"n": line}
 

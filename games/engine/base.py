@@ -483,8 +483,7 @@ class Game(ABC):
         if len(stack) <= 1:
             if len(self._log or ()) <= 1:
                 raise IllegalMove(
-                    "nothing to undo: the log holds only the start line, which cannot "
-                    "be withdrawn"
+                    "nothing to undo: the log holds only the start line, which cannot be withdrawn"
                 )
             raise IllegalMove(
                 "nothing to undo: every event after the start line is withdrawn "

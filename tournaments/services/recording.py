@@ -138,9 +138,7 @@ def _write(
     events = events if isinstance(events, list) else list(events)
     if _needs_referee(kind=game.kind, events=events):
         if not user_can_referee_game(user=user, game=game):
-            raise NotAllowed(
-                _("Only a referee or an organizer may record rulings and adjudicate.")
-            )
+            raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
         ensure_not_playing(user=user, game=game)  # nobody rules on a game they play in
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
     rulings = [(i, found) for i, e in enumerate(events) if (found := ruling_of(game.kind, e))]
@@ -264,9 +262,7 @@ def _check_undo(*, game: Game, user: Any, expected_sequence: Any) -> None:
     if _needs_referee(kind=locked.kind, events=[target[1]]) and not user_can_referee_game(
         user=user, game=game
     ):
-        raise NotAllowed(
-            _("Only a referee or an organizer may undo a ruling or an adjudication.")
-        )
+        raise NotAllowed(_("Only a referee or an organizer may undo a ruling or an adjudication."))
 
 
 def _is_undo(event: Any) -> bool:
