@@ -318,11 +318,19 @@ class Game(ABC):
         Not meant to be overridden: a kind states its rules in :meth:`_apply` (and,
         for a faster batch, :meth:`_apply_many`).
         """
-        try:
-            self._push_one(event)
-        except _UndoMet:
-            self._apply_undo(event)
-            return
+        # (the body of _push_one, inlined: live scoring pushes one event per request)
+        before = self._events
+        kind = event.get("type") if type(event) is dict else None
+        if type(kind) is not str or kind not in self.event_types:  # (the common case: no call)
+            if kind == "undo":
+                self._apply_undo(event)
+                return
+            kind = self._event_type(event)
+        if kind == "correction" or kind == "end":
+            self._apply_shared(event, kind)
+        else:
+            self._apply(event)
+        self._events = before + 1
         log = self._log
         if log is not None:
             log.append(event)
