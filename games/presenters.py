@@ -24,6 +24,8 @@ from typing import Any, TypeVar
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.engine import withdrawn_lines
+
 Names = Mapping[str, str]
 
 
@@ -51,6 +53,11 @@ class LogLine:
     knock: bool = False
     #: the hand or round that ended with this event, with its score (UNO, Casino)
     end: str | None = None
+    #: an ``undo`` line withdrew this event (the page strikes it through); the undo
+    #: line's number
+    withdrawn_by: int | None = None
+    #: this line is an ``undo``: the number of the event it withdrew
+    withdraws: int | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +114,8 @@ class Presenter:
             return _("The game starts: %(players)s.") % {"players": shown}
         if kind == "correction":
             return describe_correction(event, names)
+        if kind == "undo":
+            return _("Undo: the latest event is withdrawn")
         if "player" in event:
             return _("%(player)s: %(event)s") % {
                 "player": _name(names, event.get("player")),
@@ -403,28 +412,58 @@ def game_log_lines(
     names: Names | None = None,
     at: int | None = None,
     prior: int | None = None,
+    withdrawn: Mapping[int, int] | None = None,
 ) -> list[LogLine]:
     """The log as sentences (``events``: rows with ``sequence`` and ``data``), each with
     the infractions and knocks ``summary`` records at it and the hand or round that ended
     there; ``at`` marks the current one. For a window of the log (not from event 1),
     ``prior`` is the count of the kind's ``segment_opening`` events before it (without
-    it the window marks no ends)."""
+    it the window marks no ends).
+
+    Undo: ``withdrawn`` (withdrawn line -> undo line, :func:`games.engine.withdrawn_lines`
+    of the whole log) marks the lines taken back (``withdrawn_by``); read from
+    ``events`` when they are the whole log. An undo line says which event it withdrew
+    ("Undo: event 17 withdrawn: Alba Ruiz draws 17 ...")."""
     names = names or {}
     presenter = presenter_for(kind)
+    if withdrawn is None:
+        whole = bool(events) and events[0].sequence == 1
+        withdrawn = withdrawn_lines([e.data for e in events]) if whole else {}
+    undone = {undo: line for line, undo in withdrawn.items()}
+    data_at = {e.sequence: e.data for e in events}
     marks = presenter.marks(summary or {}, names)
     if events and events[0].sequence == 1:
         prior = 0  # the whole log
-    logged = [(e.sequence, e.data) for e in events]
+    # (withdrawn events and undo lines open or end no hand or round)
+    logged = [
+        (e.sequence, e.data)
+        for e in events
+        if e.sequence not in withdrawn and e.sequence not in undone
+    ]
     ends = presenter.ends(summary or {}, names, logged, prior) if prior is not None else {}
     knock_at = presenter.verdicts(summary or {})
+
+    def text(sequence: int, data: Any) -> str:
+        line = undone.get(sequence)
+        if line is None:
+            return presenter.describe(data, names, sequence=sequence, knock_at=knock_at)
+        if line in data_at:
+            return _("Undo: event %(n)d withdrawn (%(event)s)") % {
+                "n": line,
+                "event": presenter.describe(data_at[line], names, sequence=line, knock_at=knock_at),
+            }
+        return _("Undo: event %(n)d withdrawn") % {"n": line}
+
     return [
         LogLine(
             sequence=e.sequence,
-            text=presenter.describe(e.data, names, sequence=e.sequence, knock_at=knock_at),
+            text=text(e.sequence, e.data),
             knock=e.sequence in knock_at,
             marks=marks.get(e.sequence, []),
             current=e.sequence == at,
             end=ends.get(e.sequence),
+            withdrawn_by=withdrawn.get(e.sequence),
+            withdraws=undone.get(e.sequence),
         )
         for e in events
     ]

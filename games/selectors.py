@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import QuerySet
@@ -28,6 +29,33 @@ def game_get(*, game_id: Any) -> Game:
 def game_event_list(*, game: Game, after: int = 0) -> QuerySet[GameEvent]:
     """The game's events with a sequence number greater than ``after``, in order."""
     return GameEvent.objects.filter(game=game, sequence__gt=after).order_by("sequence")
+
+
+@dataclass(frozen=True)
+class Withdrawals:
+    """What undo lines did to a game's log (:func:`game_withdrawals`)."""
+
+    #: withdrawn line -> the undo line that withdrew it (1-based sequences)
+    withdrawn: dict[int, int]
+    #: what an undo now would withdraw: ``(sequence, event)`` of the latest event not
+    #: withdrawn (never the start line), or ``None``
+    target: tuple[int, Any] | None
+
+
+def game_withdrawals(*, game: Game) -> Withdrawals:
+    """The lines the game's undo lines withdrew and what an undo now would withdraw,
+    read from the stored log (1 query; :func:`games.engine.withdrawn_lines`). Whether
+    the engine accepts that undo (the game in progress) is not asked here."""
+    events = list(game_event_list(game=game).values_list("data", flat=True))
+    withdrawn = engine.withdrawn_lines(events)
+    target = None
+    for sequence in range(len(events), 1, -1):
+        data = events[sequence - 1]
+        if sequence in withdrawn or (isinstance(data, dict) and data.get("type") == "undo"):
+            continue
+        target = (sequence, data)
+        break
+    return Withdrawals(withdrawn=withdrawn, target=target)
 
 
 def game_event_count(*, game: Game, event_type: str, up_to: int) -> int:
@@ -58,11 +86,12 @@ def game_engine(*, game: Game) -> engine.Game | None:
     state is used when it reflects the last event and the engine can read it; a stale
     cache, one written by another version of the engine (``to_state()`` carries a
     ``version``) or an unreadable one falls back to a replay of the log, which is
-    always right, since the log is the game.
+    always right, since the log is the game. So does a state written before undo
+    existed (no ``"log"``: a game restored from it could not undo).
     """
     if game.last_sequence == 0:
         return None
-    if game.cache_is_fresh:
+    if game.cache_is_fresh and isinstance(game.state, dict) and game.state.get("log"):
         try:
             return engine.restore(game.state)
         except engine.EngineError:

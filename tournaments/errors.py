@@ -16,6 +16,17 @@ class NotAllowed(DomainError, PermissionDenied):
     default_message = _("You do not have permission to do this.")
 
 
+class PlaysInGame(NotAllowed):
+    """The user plays in the game (their account is linked to a seated player): nobody
+    undoes an event of, rules on or accepts a result of a game they play in."""
+
+    code = "plays_in_game"
+    http_status = 403
+    default_message = _(
+        "You play in this game: someone else must undo, rule on or accept its results."
+    )
+
+
 class NotFound(DomainError):
     code = "not_found"
     http_status = 404

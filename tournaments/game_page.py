@@ -27,6 +27,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from games.engine import withdrawn_lines
 from games.presenters import game_log_lines, game_view
 from tournaments.selectors.games import VisibleGame
 
@@ -52,6 +53,8 @@ def game_page_context(*, shown: VisibleGame, at_error: str | None = None) -> dic
     +1 for a game whose knocks were ruled on (in the rulings region)."""
     game, last, at = shown.game, shown.game.last_sequence, shown.at
     events = shown.events()
+    # lines an undo took back (struck through in the log; the replay says so)
+    withdrawn = withdrawn_lines([e.data for e in events])
     view = game_view(
         state=shown.state,
         names=shown.names,
@@ -64,7 +67,12 @@ def game_page_context(*, shown: VisibleGame, at_error: str | None = None) -> dic
         "view": view,
         "events": events,
         "log": game_log_lines(
-            kind=game.kind, events=events, summary=view.summary, names=shown.names, at=at
+            kind=game.kind,
+            events=events,
+            summary=view.summary,
+            names=shown.names,
+            at=at,
+            withdrawn=withdrawn,
         ),
         "replay": {
             "at": at,
@@ -73,6 +81,7 @@ def game_page_context(*, shown: VisibleGame, at_error: str | None = None) -> dic
             "next": min(last, at + 1),
             "error": at_error,
             "shown_in_full": shown.full,
+            "withdrawn_by": withdrawn.get(at),
         },
     }
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameNotFound
 from games.models import Game
-from tournaments.errors import NotAllowed, NotFound
-from tournaments.models import League, Role, Table, Tournament, TournamentRole
+from tournaments.errors import NotAllowed, NotFound, PlaysInGame
+from tournaments.models import League, Player, Role, Table, Tournament, TournamentRole
 
 
 class _SystemActor:
@@ -160,6 +160,21 @@ def user_can_referee_game(*, user: Any, game: Game) -> bool:
         return user_can_record_game(user=user, game=game)
     roles = user_tournament_roles(user=user, tournament=tournament)
     return bool(roles & {Role.ORGANIZER, Role.REFEREE})
+
+
+def user_plays_in_game(*, user: Any, game: Game) -> bool:
+    """Whether ``user`` plays in ``game``: their account is linked (``Player.user``) to
+    a player seated in it. ``SYSTEM`` and anonymous users play in no game. 1 query."""
+    if not user_is_signed_in(user=user) or not game.players:
+        return False
+    return Player.objects.filter(user_id=user.pk, handle__in=list(game.players)).exists()
+
+
+def ensure_not_playing(*, user: Any, game: Game) -> None:
+    """Nobody undoes an event of, rules on or accepts a result of a game they play in,
+    whatever their role (superusers included): :class:`PlaysInGame` (403)."""
+    if user_plays_in_game(user=user, game=game):
+        raise PlaysInGame()
 
 
 def _deny(user: Any) -> NotAllowed:

@@ -48,10 +48,14 @@ from games.engine.log import MAX_DEPTH
 from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
 from games.presenters import Names, game_log_lines, game_view, presenter_for
 from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
-from games.selectors import game_event_count
+from games.selectors import Withdrawals, game_event_count, game_withdrawals
 from games.services import MAX_LOG_BYTES
 from tournaments.errors import NotFound
-from tournaments.permissions import user_can_record_game, user_can_referee_game
+from tournaments.permissions import (
+    user_can_record_game,
+    user_can_referee_game,
+    user_plays_in_game,
+)
 from tournaments.selectors import VisibleGame, game_view_for
 from tournaments.services import game_record_event, game_record_log, game_record_placements
 
@@ -197,6 +201,10 @@ def _render(
     prior = game_event_count(game=game, event_type=opening, up_to=after) if opening and after else 0
     view = game_view(state=shown.state, names=shown.names)
     buttons = _Buttons(kind=game.kind, names=shown.names)
+    can_referee = user_can_referee_game(user=request.user, game=game)
+    withdrawals = (
+        game_withdrawals(game=game) if last > 1 else Withdrawals(withdrawn={}, target=None)
+    )
     context = {
         "game": game,
         "table": shown.table,
@@ -215,10 +223,12 @@ def _render(
                     summary=view.summary,
                     names=shown.names,
                     prior=prior,
+                    withdrawn=withdrawals.withdrawn,
                 )
             )
         ),
-        "can_referee": user_can_referee_game(user=request.user, game=game),
+        "can_referee": can_referee,
+        "undo": _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee),
         # A result changes only by a referee's correction (with a note), never here.
         "placements_allowed": last <= 1 and game.result_source == "none",
         "result_stands": game.result_source == "placements",
@@ -253,6 +263,35 @@ def _render(
     }
     status = error.http_status if error is not None else 200
     return render(request, "games/score.html", context, status=status)
+
+
+def _undo_button(
+    request: HttpRequest,
+    shown: VisibleGame,
+    withdrawals: Withdrawals,
+    buttons: _Buttons,
+    *,
+    can_referee: bool,
+) -> dict[str, Any] | None:
+    """The one "Undo" button (``{"type": "undo"}``): shown while the game is in
+    progress with an event to withdraw, to whoever may undo it (not a player of the
+    game; a referee's matter only to a referee or an organizer); the choke point
+    checks the same (:func:`tournaments.services.recording.game_record_event`)."""
+    game = shown.game
+    target = withdrawals.target
+    if target is None or game.is_over or game.result_source == "placements":
+        return None
+    if event_needs_referee(kind=game.kind, event=target[1]) and not can_referee:
+        return None
+    if user_plays_in_game(user=request.user, game=game):
+        return None
+    event = {"type": "undo"}
+    return {
+        "json": json.dumps(event, separators=(",", ":")),
+        "key": buttons.key(),
+        "sequence": target[0],
+        "label": presenter_for(game.kind).describe(target[1], shown.names),
+    }
 
 
 class _Buttons:

@@ -27,6 +27,7 @@ from .base import (
     register_simulator,
     restore,
     start,
+    withdrawn_lines,
 )
 from .casino import CasinoGame
 from .errors import EngineError, IllegalMove, InvalidEvent, InvalidPlacements, LogError
@@ -74,4 +75,5 @@ __all__ = [
     "restore",
     "simulate",
     "start",
+    "withdrawn_lines",
 ]

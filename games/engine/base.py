@@ -32,6 +32,18 @@ MAX_CORRECTION_NOTE = 2000
 END_REASONS = ("time", "adjudicated")
 #: The fields of the ``end`` event every kind accepts (see :meth:`Game._apply_end`).
 END_KEYS = frozenset({"type", "reason", "referee", "placements"})
+#: The fields of the ``undo`` event every kind accepts (see :meth:`Game._apply_undo`);
+#: keys starting with ``_`` (e.g. ``"_by"``) are callers' metadata.
+UNDO_KEYS = frozenset({"type"})
+#: While a batch (:meth:`Game.push_many`) replays after an undo, the rebuilt state is
+#: kept every this many effective events, so that undos in a row cost no more than this
+#: many events each (a log of undos replays in linear time).
+UNDO_CHECKPOINT_EVERY = 128
+
+
+class _UndoMet(Exception):
+    """Internal signal, never an :class:`EngineError`: a kind's step met an ``undo``
+    line (:meth:`Game._event_type`); the base class applies it. Nothing has changed."""
 
 
 class Status(StrEnum):
@@ -131,6 +143,11 @@ class Game(ABC):
     _placements: dict[int, int] | None = None
     #: The summary's ``end`` entry after an ``end`` event (:meth:`_check_end`).
     _end: dict[str, Any] | None = None
+    #: The log's lines (the events as pushed, start line and undo lines included):
+    #: what :meth:`pop` and an ``undo`` replay; one reference per line, no state. A
+    #: kind's ``start`` sets ``[event]``; ``None`` for a game restored from a state
+    #: written before undo existed.
+    _log: list[dict[str, Any]] | None = None
     #: The event types of the kind's own (not ``end``, not ``correction``): the base
     #: refuses any other type before :meth:`_apply` sees the event.
     event_types: ClassVar[frozenset[str]] = frozenset()
@@ -293,12 +310,34 @@ class Game(ABC):
         a malformed event, ``IllegalMove`` for a broken rule).
 
         The same for every kind, in this order: the event is a JSON object
-        (:meth:`_event_type`); a ``correction`` goes to :meth:`_apply_correction`, an
-        ``end`` to :meth:`_apply_end`; any other type must be one of the kind's
-        :attr:`event_types` and goes to the kind's :meth:`_apply`. Then the event is
-        counted (``event_count`` + 1). Not meant to be overridden: a kind states its
-        rules in :meth:`_apply` (and, for a faster batch, :meth:`_apply_many`).
+        (:meth:`_event_type`); an ``undo`` goes to :meth:`_apply_undo`, a
+        ``correction`` to :meth:`_apply_correction`, an ``end`` to :meth:`_apply_end`;
+        any other type must be one of the kind's :attr:`event_types` and goes to the
+        kind's :meth:`_apply`. Then the event is counted (``event_count`` + 1) and kept
+        as the game's next log line (a reference: do not change an event once pushed).
+        Not meant to be overridden: a kind states its rules in :meth:`_apply` (and,
+        for a faster batch, :meth:`_apply_many`).
         """
+        # (the body of _push_one, inlined: live scoring pushes one event per request)
+        before = self._events
+        kind = event.get("type") if type(event) is dict else None
+        if type(kind) is not str or kind not in self.event_types:  # (the common case: no call)
+            if kind == "undo":
+                self._apply_undo(event)
+                return
+            kind = self._event_type(event)
+        if kind == "correction" or kind == "end":
+            self._apply_shared(event, kind)
+        else:
+            self._apply(event)
+        self._events = before + 1
+        log = self._log
+        if log is not None:
+            log.append(event)
+
+    def _push_one(self, event: dict[str, Any]) -> None:
+        """:meth:`push` without keeping the line: the type, the kind's or the shared
+        step, the count. An ``undo`` raises :class:`_UndoMet` (changing nothing)."""
         before = self._events
         kind = event.get("type") if type(event) is dict else None
         if type(kind) is not str or kind not in self.event_types:  # (the common case: no call)
@@ -313,18 +352,88 @@ class Game(ABC):
     def push_many(self, events: Iterable[dict[str, Any]]) -> None:
         """Push events in order; on the first bad one raise ``LogError`` with its line
         (``event_count + 1``: the line numbering of the game's log). The game stops
-        before the failing event. Runs the kind's :meth:`_apply_many`."""
+        before the failing event. Runs the kind's :meth:`_apply_many` (the fast path);
+        when it meets an ``undo`` line, the rest of the batch goes through
+        :meth:`_push_many_with_undo`, which rebuilds the state from the effective
+        events (a log without undo never pays for it)."""
+        if type(events) is not list:
+            events = list(events)
+        log = self._log
+        before = self._events
         try:
-            self._apply_many(events)
+            try:
+                self._apply_many(events)
+            except _UndoMet:
+                done = self._events - before
+                if log is not None:
+                    log.extend(events[:done])
+                    log = None  # kept already
+                self._push_many_with_undo(events, done)
+            finally:
+                if log is not None:
+                    log.extend(events[: self._events - before])
         except LogError:
             raise
         except EngineError as exc:
             raise LogError(self._events + 1, str(exc), exc) from None
 
+    def _push_many_with_undo(self, events: list[dict[str, Any]], i: int) -> None:
+        """The rest of a batch from ``events[i]``, an ``undo`` line: runs of other
+        events go through :meth:`_apply_many` as usual; undo lines in a row are checked
+        one by one (:meth:`_check_undo`; only the first can meet a finished game,
+        since an accepted undo always leaves a game in progress) and the state is
+        rebuilt once, before the next other event (:meth:`_rebuild`, from the
+        checkpoints this batch keeps). On an error the state is rebuilt first, so the
+        game stops after the last good line, as always."""
+        log = self._require_log()
+        stack = _effective_lines(log)
+        checkpoints: list[tuple[int, Game]] = []
+        n = len(events)
+        dirty = False
+        try:
+            while i < n:
+                event = events[i]
+                if type(event) is dict and event.get("type") == "undo":
+                    self._check_undo(event, stack, check_end=not dirty)
+                    stack.pop()
+                    log.append(event)
+                    dirty = True
+                    i += 1
+                    continue
+                if dirty:
+                    self._rebuild(stack, checkpoints)
+                    dirty = False
+                j = i + 1
+                while j < n and not (type(events[j]) is dict and events[j].get("type") == "undo"):
+                    j += 1
+                before = self._events
+                try:
+                    self._apply_many(events[i:j])
+                finally:
+                    done = self._events - before
+                    log.extend(events[i : i + done])
+                    stack.extend(range(before, before + done))
+                i = j
+        finally:
+            if dirty:
+                self._rebuild(stack, checkpoints)
+
+    def _require_log(self) -> list[dict[str, Any]]:
+        """The game's log lines; ``IllegalMove`` when it was restored from a state that
+        did not carry them (written before undo existed: replay its log instead)."""
+        if self._log is None:
+            raise IllegalMove(
+                "cannot undo: this game was restored from a state without its log; "
+                "replay the log to undo"
+            )
+        return self._log
+
     def _event_type(self, event: object) -> str:
         """The checks :meth:`push` makes of every event first: a JSON object whose type
         is ``correction``, ``end`` or one of :attr:`event_types`; returns the type
-        (``InvalidEvent`` otherwise, a ``start`` only as the first line)."""
+        (``InvalidEvent`` otherwise, a ``start`` only as the first line). An ``undo``
+        raises the internal :class:`_UndoMet`, which :meth:`push` and
+        :meth:`push_many` handle (a kind's step never sees an undo)."""
         if type(event) is not dict:
             raise InvalidEvent("an event must be a JSON object")
         kind = event.get("type")
@@ -332,6 +441,8 @@ class Game(ABC):
             kind in self.event_types or kind == "end" or kind == "correction"
         ):
             return kind
+        if kind == "undo":
+            raise _UndoMet  # the base class's: push / push_many apply it
         if kind == "start":
             raise InvalidEvent("a 'start' event may only be the first line")
         raise InvalidEvent(f"unknown event type {shown(kind)}")
@@ -354,11 +465,114 @@ class Game(ABC):
     def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
         """Apply events in order, each counted as it is applied (the batch path of
         :meth:`push_many`; an error leaves the game after the last good event).
-        Default: :meth:`push` each. A kind may give a faster loop (TOCK: the one
-        that also serves :meth:`_apply`), as long as it states each rule once."""
-        push = self.push
+        Default: :meth:`push` each (without keeping the lines: :meth:`push_many`
+        does). A kind may give a faster loop (TOCK: the one that also serves
+        :meth:`_apply`), as long as it states each rule once; an ``undo`` reaches it
+        only through :meth:`_event_type`, which raises before anything changes."""
+        push = self._push_one
         for event in events:
             push(event)
+
+    # -- the undo event, shared by every kind ---------------------------------------
+    def _check_undo(
+        self, event: Mapping[str, Any], stack: Sequence[int], check_end: bool = True
+    ) -> None:
+        """The checks of an ``undo`` line, changing nothing, in this order: no field
+        but ``type`` (keys starting with ``_`` are metadata; ``InvalidEvent``); the game
+        in progress (a finished result changes only by a ``correction``;
+        ``IllegalMove``); something to withdraw after the start line (``IllegalMove``).
+        ``stack``: the effective lines (0-based), the start line first."""
+        check_keys(event, UNDO_KEYS)
+        if check_end and self._status != IN_PROGRESS:
+            raise IllegalMove(
+                f"no undo after the end: the game is over ({self._status}); a finished "
+                "result changes only by a correction"
+            )
+        if len(stack) <= 1:
+            if len(self._log or ()) <= 1:
+                raise IllegalMove(
+                    "nothing to undo: the log holds only the start line, which cannot be withdrawn"
+                )
+            raise IllegalMove(
+                "nothing to undo: every event after the start line is withdrawn "
+                "already, and the start line cannot be withdrawn"
+            )
+
+    def _apply_undo(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Apply an ``undo`` line (:meth:`push`; :meth:`pop`): it withdraws the latest
+        event not yet withdrawn (an undo after an undo, the one before; undo lines are
+        never withdrawn themselves). Checked first (:meth:`_check_undo`), then the
+        state is rebuilt from the effective events (:meth:`_rebuild`) and the line is
+        counted and kept. Returns the withdrawn event."""
+        log = self._require_log()
+        stack = _effective_lines(log)
+        self._check_undo(event, stack)
+        withdrawn = log[stack.pop()]
+        self._rebuild(stack, None)
+        log.append(event)
+        self._events = len(log)
+        return withdrawn
+
+    def pop(self) -> dict[str, Any]:
+        """Take back the latest event not yet withdrawn (python-chess's
+        ``Board.pop``): the game's state is then the one before that event, for every
+        kind. The log stays append-only: this pushes ``{"type": "undo"}`` (counted,
+        a line of the log) and returns the withdrawn event; refused like that line
+        (``IllegalMove``: nothing to withdraw, the start line, the game over)."""
+        return self._apply_undo({"type": "undo"})
+
+    def _rebuild(self, stack: Sequence[int], checkpoints: list[tuple[int, Game]] | None) -> None:
+        """Make this game the replay of the effective lines ``stack`` (0-based indices
+        into the log, the start line first), each counted as its own line of the log
+        (so ``event`` numbers in the summary stay log lines); ``event_count`` then
+        counts every line kept so far. Starts from the latest checkpoint (a copy of
+        the state after the first ``c`` effective lines, kept by a batch) or from the
+        start line; nothing is kept per push. Every effective event was accepted on
+        exactly this state before, so the replay cannot fail."""
+        lines = self._log
+        assert lines is not None
+        size = len(stack)
+        game: Game | None = None
+        c = 1
+        if checkpoints is not None:
+            while checkpoints and checkpoints[-1][0] > size:
+                checkpoints.pop()
+            if checkpoints:
+                c, snapshot = checkpoints[-1]
+                game = snapshot.copy()
+        if game is None:
+            game = type(self).start(lines[0])
+        while c < size:
+            end = size if checkpoints is None else min(size, c + UNDO_CHECKPOINT_EVERY)
+            i = c
+            while i < end:  # runs of consecutive lines in one batch each
+                j = i + 1
+                while j < end and stack[j] == stack[j - 1] + 1:
+                    j += 1
+                game._events = stack[i]
+                game._apply_many(lines[stack[i] : stack[j - 1] + 1])
+                i = j
+            c = end
+            if checkpoints is not None and (not checkpoints or checkpoints[-1][0] < c):
+                checkpoints.append((c, game.copy()))
+        game._log = lines
+        game._events = len(lines)
+        self.__dict__ = game.__dict__
+
+    def _log_state(self) -> list[dict[str, Any]] | None:
+        """The log lines as ``to_state()`` carries them (``"log"``)."""
+        return None if self._log is None else list(self._log)
+
+    def _restore_log(self, state: Mapping[str, Any]) -> None:
+        """Take the log lines back from a ``to_state()``; a state written before undo
+        existed has none (the game then refuses to undo: replay its log)."""
+        log = state.get("log")
+        if log is None:
+            self._log = None
+            return
+        if not isinstance(log, list) or not log or not all(type(e) is dict for e in log):
+            raise InvalidEvent("corrupt state: 'log' must be the list of the game's events")
+        self._log = list(log)
 
     # -- the end event, shared by every kind ----------------------------------------
     def _apply_end(self, event: dict[str, Any]) -> None:
@@ -649,6 +863,35 @@ class Game(ABC):
     def copy(self) -> Game:
         """An independent copy of this game."""
         return type(self).from_state(self.to_state())
+
+
+def _effective_lines(log: Sequence[Any]) -> list[int]:
+    """The effective lines of an accepted log (0-based indices, the start line first):
+    every line but the undo lines and the lines they withdrew."""
+    stack = [0]
+    for i in range(1, len(log)):
+        event = log[i]
+        if type(event) is dict and event.get("type") == "undo":
+            stack.pop()
+        else:
+            stack.append(i)
+    return stack
+
+
+def withdrawn_lines(events: Iterable[Any]) -> dict[int, int]:
+    """Which lines of a log (start line first) its undo lines withdraw: ``{withdrawn
+    line: undo line}``, both 1-based (the log's line numbers). Read from the log alone,
+    without rules: an undo with nothing to withdraw (which the engine refuses) withdraws
+    nothing here."""
+    stack: list[int] = []
+    out: dict[int, int] = {}
+    for line, event in enumerate(events, start=1):
+        if line > 1 and isinstance(event, Mapping) and event.get("type") == "undo":
+            if stack:
+                out[stack.pop()] = line
+        elif line > 1:
+            stack.append(line)
+    return out
 
 
 def valid_competition_ranking(places: Iterable[int]) -> bool:

@@ -435,3 +435,62 @@ def test_the_page_runs_a_bounded_number_of_queries(
         if n in (3, 30):
             with django_assert_max_num_queries(14):
                 assert keeper.get(url(game)).status_code == 200
+
+
+# --------------------------------------------------------------------------- undo
+
+
+def _undo_form(html: str) -> dict | None:
+    """The score page's one Undo button (its form is not one of the move forms)."""
+    found = re.search(r'<form[^>]*class="move-form undo-form"[^>]*>(.*?)</form>', html, re.S)
+    if found is None:
+        return None
+    return move_forms(f'<form class="move-form">{found.group(1)}</form>')[0]
+
+
+def test_the_undo_button_withdraws_the_last_event(client, game, users):
+    log = log_for()
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    assert _undo_form(keeper.get(url(game)).content.decode()) is None  # nothing yet
+    for n, event in enumerate(log[:5], start=1):
+        assert post_event(keeper, game, event, n, key=f"k{n}").status_code == 303
+    html = keeper.get(url(game)).content.decode()
+    undo = _undo_form(html)
+    assert undo is not None and undo["event"] == {"type": "undo"} and undo["sequence"] == 6
+    assert """data-event="{&quot;type&quot;:&quot;undo&quot;}\"""" in html
+    response = keeper.post(
+        url(game),
+        {"action": "event", "event": json.dumps(undo["event"]), "sequence": 6, "key": undo["key"]},
+    )
+    assert response.status_code == 303
+    assert GameEvent.objects.get(game=game, sequence=6).data == {"type": "undo"}
+    stored = Game.objects.get(pk=game.pk)
+    expected = engine.replay(log[:4]).summary()
+    assert stored.summary["events"] == 6
+    assert {k: v for k, v in stored.summary.items() if k != "events"} == {
+        k: v for k, v in expected.items() if k != "events"
+    }
+    # the game page strikes the withdrawn event through and says what the undo did
+    detail = client.get(reverse("tournaments:game-detail", args=[game.pk])).content.decode()
+    assert re.search(r'<li value="5" id="event-5" class="[^"]*withdrawn', detail)
+    assert "<del>" in detail and "withdrawn by event 6" in detail
+    assert "Undo: event 5 withdrawn (" in detail
+    replay = client.get(reverse("tournaments:game-detail", args=[game.pk]), {"at": 5})
+    assert "withdrawn by event 6" in replay.content.decode()
+
+
+def test_no_undo_button_for_a_player_of_the_game_nor_after_the_end(client, game, users):
+    log = log_for()
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    for n, event in enumerate(log[:3], start=1):
+        post_event(keeper, game, event, n, key=f"k{n}")
+    PlayerFactory._meta.model.objects.filter(handle="cat").update(user=users[Role.SCOREKEEPER])
+    assert _undo_form(keeper.get(url(game)).content.decode()) is None
+    response = post_event(keeper, game, {"type": "undo"}, 4, key="u")
+    assert response.status_code == 403
+    assert stored(game) == 3
+    PlayerFactory._meta.model.objects.filter(handle="cat").update(user=None)
+    for n, event in enumerate(log[3:], start=4):
+        post_event(keeper, game, event, n, key=f"k{n}")
+    assert Game.objects.get(pk=game.pk).is_over
+    assert _undo_form(keeper.get(url(game)).content.decode()) is None

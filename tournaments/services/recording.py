@@ -20,7 +20,8 @@ plus, for the other services, the writes that change a game without a result:
 
 Each entry point checks the user's role (:func:`tournaments.permissions.user_can_record_game`;
 events the game's kind calls a referee's matter, such as TOCK rulings and adjudicated
-ends, need a referee or organizer) and then writes through :func:`_write`, the choke
+ends, need a referee or organizer who does not play in the game; an ``undo`` line, see
+:func:`game_record_event`) and then writes through :func:`_write`, the choke
 point. In the transaction of the write, ``_write``
 
 * stores a :class:`~tournaments.models.Ruling` record (kind ``correction``) for every
@@ -53,7 +54,7 @@ from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
 from games.kinds import ruling_of
 from games.models import Game
-from games.selectors import game_get
+from games.selectors import game_get, game_withdrawals
 from games.services import RecordOutcome
 from outbox.changes import GameChanged, RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed
@@ -61,6 +62,7 @@ from tournaments.models import Player, Ruling
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
+    ensure_not_playing,
     ensure_signed_in,
     game_tournament,
     user_can_referee_game,
@@ -134,10 +136,10 @@ def _write(
     this one, such as time up, a no-show or a ruling).
     """
     events = events if isinstance(events, list) else list(events)
-    if _needs_referee(kind=game.kind, events=events) and not user_can_referee_game(
-        user=user, game=game
-    ):
-        raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
+    if _needs_referee(kind=game.kind, events=events):
+        if not user_can_referee_game(user=user, game=game):
+            raise NotAllowed(_("Only a referee or an organizer may record rulings and adjudicate."))
+        ensure_not_playing(user=user, game=game)  # nobody rules on a game they play in
     corrects = any(isinstance(e, Mapping) and e.get("type") == "correction" for e in events)
     rulings = [(i, found) for i, e in enumerate(events) if (found := ruling_of(game.kind, e))]
     with transaction.atomic(durable=not within):
@@ -206,26 +208,65 @@ def game_record_event(
     rating), since nothing changed.
 
     ``decision``: a knock ruling from the referee page (:class:`RulingDecision`); a
-    ruling without one is recorded as the engine's verdict confirmed or overridden."""
+    ruling without one is recorded as the engine's verdict confirmed or overridden.
+
+    An ``undo`` (``{"type": "undo"}``, withdrawing the latest event not yet withdrawn)
+    is the staff's while the game is in progress (the engine refuses it after the end,
+    and with nothing to withdraw), never of someone who plays in the game
+    (:class:`~tournaments.errors.PlaysInGame`), and of an event that is a referee's
+    matter (a ruling, an adjudicated end) only by a referee or an organizer
+    (:func:`_check_undo`)."""
     game = _resolve_with_table(game)
     ensure_can_record_game(user=user, game=game)
-    outcome = _write(
-        game=game,
-        user=user,
-        events=[event],
-        write=lambda g: game_services.game_append_event(
+    undo = _is_undo(event)
+    if undo:
+        ensure_not_playing(user=user, game=game)
+
+    def write(g: Game) -> RecordOutcome:
+        if undo:
+            _check_undo(game=g, user=user, expected_sequence=expected_sequence)
+        return game_services.game_append_event(
             game=g,
             event=event,
             expected_sequence=expected_sequence,
             user=user,
             idempotency_key=idempotency_key,
-        ),
+        )
+
+    outcome = _write(
+        game=game,
+        user=user,
+        events=[event],
+        write=write,
         within=within,
         decision=decision,
     )
     if not outcome.result_changed:  # the table did not change (its round may have)
         remember_table(game=outcome.game, table=table_for_game(game=game))
     return outcome
+
+
+def _check_undo(*, game: Game, user: Any, expected_sequence: Any) -> None:
+    """An undo withdraws the latest event not yet withdrawn; when that event is a
+    referee's matter (the kind's ``event_needs_referee``: a knock ruling, an adjudicated
+    end), only a referee or an organizer may undo it (:class:`NotAllowed`). Read with
+    the game's row locked, so the event judged is the one the undo withdraws. A stale
+    sequence or a retry is left to the append (its 409 / the stored event), and an
+    undo with nothing to withdraw to the engine (its 422)."""
+    locked = game_services.locked_game(game)
+    if type(expected_sequence) is not int or expected_sequence != locked.last_sequence + 1:
+        return
+    target = game_withdrawals(game=locked).target
+    if target is None:
+        return
+    if _needs_referee(kind=locked.kind, events=[target[1]]) and not user_can_referee_game(
+        user=user, game=game
+    ):
+        raise NotAllowed(_("Only a referee or an organizer may undo a ruling or an adjudication."))
+
+
+def _is_undo(event: Any) -> bool:
+    return isinstance(event, Mapping) and event.get("type") == "undo"
 
 
 def game_record_log(
@@ -278,6 +319,7 @@ def game_correct_placements(
     no event). The caller (:func:`tournaments.services.rulings.result_correction_record`)
     checks the role, the note and that the game's result is correctable."""
     game = _resolve(game)
+    ensure_not_playing(user=user, game=game)
     with transaction.atomic(durable=True):
         previous = Game.objects.select_for_update().values_list("placements", flat=True)
         previous = previous.get(pk=game.pk)

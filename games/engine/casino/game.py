@@ -197,6 +197,7 @@ class CasinoGame(Game):
         g._captured = [[] for _ in players]
         g._made = [None] * g._n
         g._scores = [0] * g._n
+        g._log = [event]
         return g
 
     # ------------------------------------------------------------------ public API
@@ -906,6 +907,7 @@ class CasinoGame(Game):
             "end": None if self._end is None else dict(self._end),
             "events": self._events,
             "corrections": self._corrections_state(),
+            "log": self._log_state(),
         }
 
     @classmethod
@@ -942,6 +944,7 @@ class CasinoGame(Game):
             g._end = None if state["end"] is None else dict(state["end"])
             g._events = state["events"]
             g._restore_corrections(state)
+            g._restore_log(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt Casino state: {exc!r}") from None
         return g
@@ -950,6 +953,7 @@ class CasinoGame(Game):
         """An independent copy (cheaper than a state round trip)."""
         g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)
+        g._log = None if self._log is None else list(self._log)
         g._dealt = list(self._dealt)
         g._hands = [list(h) for h in self._hands]
         g._loose = list(self._loose)

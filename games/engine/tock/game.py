@@ -221,6 +221,7 @@ class TockGame(Game):
         g._stocks = [bytearray() for _ in players]
         g._still_in = [True] * len(players)
         g._active = g._idx[first]
+        g._log = [event]
         return g
 
     @classmethod
@@ -1189,6 +1190,7 @@ class TockGame(Game):
             "events": self._events,
             "turns": self._turns,
             "corrections": self._corrections_state(),
+            "log": self._log_state(),
         }
 
     @classmethod
@@ -1228,6 +1230,7 @@ class TockGame(Game):
             g._events = state["events"]
             g._turns = state["turns"]
             g._restore_corrections(state)
+            g._restore_log(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt TOCK state: {exc!r}") from None
         return g

@@ -176,6 +176,7 @@ class UnoGame(Game):
         g._hands = [[] for _ in players]
         g._scores = [0] * g._n
         g._pile_n = len(CANONICAL[deck])
+        g._log = [event]
         return g
 
     # ------------------------------------------------------------------ public API
@@ -959,6 +960,7 @@ class UnoGame(Game):
             "end": None if self._end is None else dict(self._end),
             "events": self._events,
             "corrections": self._corrections_state(),
+            "log": self._log_state(),
         }
 
     @classmethod
@@ -1003,6 +1005,7 @@ class UnoGame(Game):
             g._end = None if state["end"] is None else dict(state["end"])
             g._events = state["events"]
             g._restore_corrections(state)
+            g._restore_log(state)
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidEvent(f"corrupt UNO state: {exc!r}") from None
         return g
@@ -1012,6 +1015,7 @@ class UnoGame(Game):
         by its state, the lists one level deep)."""
         g = object.__new__(type(self))
         g.__dict__.update(self.__dict__)
+        g._log = None if self._log is None else list(self._log)
         g._hands = [list(h) for h in self._hands]
         g._pile = None if self._pile is None else list(self._pile)
         g._counts = None if self._counts is None else Counter(self._counts)
