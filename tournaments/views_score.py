@@ -170,6 +170,13 @@ def _json_object(text: str) -> Any:
         raise MalformedInput(_("The event is not valid JSON.")) from None
 
 
+def _pick(request: HttpRequest) -> int | None:
+    """The card whose destinations the scorekeeper opened without JavaScript
+    (``?pick=N``; score.js opens them in place)."""
+    text = request.GET.get("pick", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+
+
 def _whole_number(text: str) -> int:
     text = text.strip()
     if not text.isascii() or not text.isdigit() or len(text) > 9:
@@ -197,6 +204,10 @@ def _render(
     prior = game_event_count(game=game, event_type=opening, up_to=after) if opening and after else 0
     view = game_view(state=shown.state, names=shown.names)
     buttons = _Buttons(kind=game.kind, names=shown.names)
+    panel = buttons.presenter.score_panel(
+        moves, view.summary, shown.names, buttons.button, pick=_pick(request)
+    )
+    in_play = not game.is_over and game.result_source != "placements"
     context = {
         "game": game,
         "table": shown.table,
@@ -205,6 +216,17 @@ def _render(
         "replay": {"shown_in_full": shown.full},
         "moves": moves,
         "groups": buttons.groups(moves, view.summary, game.start_event),
+        # a kind with a play area of its own (the presenter's score_template) gets the
+        # compact layout; the others the generic list of buttons
+        "panel": panel,
+        "moves_template": (
+            buttons.presenter.score_template if panel is not None else "games/score/_moves.html"
+        ),
+        # the last event taken back (the engine's undo): while the game runs, once an
+        # event follows the start line
+        "undo": buttons.undo() if in_play and last > 1 else None,
+        # where "Stop live scoring" links to (the result by placements or time-up)
+        "stop_live_url": None,
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),
         "recent": list(
@@ -280,6 +302,13 @@ class _Buttons:
             "key": self.key(),
             "needs_referee": event_needs_referee(kind=self.kind, event=event),
         }
+
+    def undo(self) -> dict[str, Any]:
+        """The target that takes back the last event (``{"type": "undo"}``)."""
+        made = self.button({"type": "undo"})
+        made["label"] = _("Undo the last event")
+        made["short"] = _("Undo")
+        return made
 
     def groups(
         self,
