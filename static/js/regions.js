@@ -11,7 +11,8 @@
  * says which is newer. Without that element in both, nothing counts as older.
  *
  * A swapped region keeps its element (other scripts hold it) and takes the fresh
- * attributes and content; what the reader opened (details, by position) stays open.
+ * attributes and content; what the reader opened stays open (details: by id when they
+ * have one, the others by position among those without).
  * What the reader was typing (a field with an id whose value differs from the page's)
  * is put back in the fresh field of the same id, with the focus and the caret, unless
  * ``options.keepTyping`` is false (score.js: its refresh follows the scorekeeper's own
@@ -41,15 +42,26 @@
   }
 
   function swap(current, fresh, keepTyping) {
-    var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
+    var open = [];
+    var openById = {};
+    Array.prototype.forEach.call(current.querySelectorAll("details"), function (d) {
+      if (d.id) openById[d.id] = d.open;
+      else open.push(d.open);
+    });
     var typing = keepTyping ? typed(current) : [];
     for (var i = 0; i < fresh.attributes.length; i++) {
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
     }
     current.innerHTML = fresh.innerHTML;
-    var details = current.querySelectorAll("details");
-    for (var j = 0; j < details.length && j < open.length; j++) details[j].open = open[j];
+    var j = 0;
+    Array.prototype.forEach.call(current.querySelectorAll("details"), function (d) {
+      if (d.id) {
+        if (Object.prototype.hasOwnProperty.call(openById, d.id)) d.open = openById[d.id];
+      } else if (j < open.length) {
+        d.open = open[j++];
+      }
+    });
     typing.forEach(putBack);
   }
 
