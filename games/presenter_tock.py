@@ -208,6 +208,7 @@ class TockPresenter(Presenter):
             "infractions": self._infraction_groups(moves.infractions, player, names, target),
             "knocks": [target(e, _name(names, e.get("player"))) for e in moves.table],
         }
+        panel["infraction_count"] = len(moves.infractions)
         by_card: dict[Any, list[dict[str, Any]]] = {}
         for event in moves.legal:
             by_card.setdefault((event.get("type"), event.get("card")), []).append(event)
@@ -241,8 +242,9 @@ class TockPresenter(Presenter):
         names: Names,
         target: Callable[..., dict[str, Any]],
     ) -> list[dict[str, Any]]:
-        """The infraction moves by what was done: played the top card (one group), drew
-        (one group, the card and where it went on each target), flipped."""
+        """The infraction moves by what was done: played the top card (a group, its
+        destinations), drew a card to one place (a group per place, its cards: a pad),
+        flipped."""
         groups: dict[Any, dict[str, Any]] = {}
         for event in events:
             kind = event.get("type")
@@ -253,11 +255,17 @@ class TockPresenter(Presenter):
                 )
                 group["buttons"].append(target(event, self._where_short(event, names)))
             elif kind == "draw":
+                where = (event.get("to"), event.get("series"))
                 group = groups.setdefault(
-                    ("draw",), {"title": _("%(player)s draws") % {"player": player}, "buttons": []}
+                    ("draw", where),
+                    {
+                        "title": _("%(player)s draws a card %(where)s")
+                        % {"player": player, "where": self._where_long(event, names)},
+                        "buttons": [],
+                        "cards": True,
+                    },
                 )
-                short = f"{card_label(event.get('card'))} → {self._where_short(event, names)}"
-                group["buttons"].append(target(event, short))
+                group["buttons"].append(target(event, card_label(event.get("card"))))
             else:
                 group = groups.setdefault((kind,), {"title": "", "buttons": []})
                 group["buttons"].append(target(event))
@@ -281,6 +289,18 @@ class TockPresenter(Presenter):
         if to == event.get("player"):
             return _("own discard")
         return _name(names, to)
+
+    @staticmethod
+    def _where_long(event: Mapping[str, Any], names: Names) -> str:
+        """Where a move puts its card, as :meth:`describe` says it."""
+        to = event.get("to")
+        if to == "center":
+            if isinstance(event.get("series"), int):
+                return _("to center series %(n)d") % {"n": event["series"] + 1}
+            return _("to the center")
+        if to == event.get("player"):
+            return _("onto their own discard")
+        return _("onto %(player)s") % {"player": _name(names, to)}
 
     def _where_hint(self, event: Mapping[str, Any], names: Names) -> str:
         """A pad key's small print: where its card goes, unless onto the own discard
