@@ -213,7 +213,7 @@ class TockPresenter(Presenter):
         for event in moves.legal:
             by_card.setdefault((event.get("type"), event.get("card")), []).append(event)
         if len(by_card) == 1:
-            ((kind, card), events), = by_card.items()
+            (((kind, card), events),) = by_card.items()
             if len(events) == 1:
                 panel["expected"] = [{**target(events[0]), "expected": True}]  # Enter
             else:
@@ -273,7 +273,7 @@ class TockPresenter(Presenter):
 
     @staticmethod
     def _what(kind: Any, card: Any, player: str) -> str:
-        """"Ann plays 13" / "Ann draws 13": a move's card without its destination."""
+        """ "Ann plays 13" / "Ann draws 13": a move's card without its destination."""
         text = _("%(player)s plays %(card)s") if kind == "play" else _("%(player)s draws %(card)s")
         return text % {"player": player, "card": card_label(card)}
 

@@ -15,7 +15,8 @@ _FIND = """(wanted) => {
   const canon = (v) => JSON.stringify(v, Object.keys(v).sort());
   const shown = (el) => el.checkVisibility();
   const all = [...document.querySelectorAll('#score-moves [data-event]')].filter((el) => {
-    try { return canon(JSON.parse(el.dataset.event)) === canon(wanted); } catch (e) { return false; }
+    try { return canon(JSON.parse(el.dataset.event)) === canon(wanted); }
+    catch (e) { return false; }
   });
   if (!all.length) return null;
   const target = all.find(shown) || all[0];
@@ -32,12 +33,14 @@ _FIND = """(wanted) => {
 _LAYOUT = """() => {
   const out = [];
   const doc = document.documentElement;
-  if (doc.scrollHeight > window.innerHeight) out.push(`scrolls: ${doc.scrollHeight} > ${window.innerHeight}`);
+  const high = window.innerHeight;
+  if (doc.scrollHeight > high) out.push(`scrolls: ${doc.scrollHeight} > ${high}`);
   if (doc.scrollWidth > window.innerWidth) out.push(`scrolls sideways: ${doc.scrollWidth}`);
   for (const el of document.querySelectorAll('[data-event], [data-pick]')) {
     const r = el.getBoundingClientRect();
     if (!el.checkVisibility()) continue;
-    if (r.width < 44 || r.height < 44) out.push(`small target ${Math.round(r.width)}x${Math.round(r.height)}: ${el.outerHTML.slice(0, 120)}`);
+    const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+    if (r.width < 44 || r.height < 44) out.push(`small ${size}: ${el.outerHTML.slice(0, 120)}`);
   }
   return out;
 }"""
@@ -59,8 +62,3 @@ def tap_event(page: Any, event: dict[str, Any]) -> int:
 def layout_problems(page: Any) -> list[str]:
     """What breaks the phone layout now (an empty list when nothing)."""
     return page.evaluate(_LAYOUT)
-
-
-def sequence_shown(page: Any) -> int:
-    """The sequence number the page asks for next."""
-    return int(page.locator("#score-moves .score-moves").get_attribute("data-sequence"))

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from games.engine import replay, simulate
 from games.models import Game, GameEvent
 from games.scorekeeping import game_score_moves
-from games.engine import replay, simulate
 from tests.browser.conftest import ServeOnce, wait_until
-from tests.browser.score_pad import layout_problems, sequence_shown, tap_event
+from tests.browser.score_pad import layout_problems, tap_event
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -299,7 +299,8 @@ def test_the_card_pad_records_a_simulated_game_at_phone_size(live_site, make_con
     page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
     taps = 0
     shots = {"pad": False, "expected": False, "infraction": False}
-    for n, (event, way) in enumerate(zip(log[first : first + STRETCH], ways), start=first + 1):
+    stretch = zip(log[first : first + STRETCH], ways, strict=True)
+    for n, (event, way) in enumerate(stretch, start=first + 1):
         expect(page.locator("#score-moves .score-moves")).to_have_attribute("data-sequence", str(n))
         assert layout_problems(page) == [], (n, way)
         if way in shots and not shots[way]:
