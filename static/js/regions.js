@@ -12,7 +12,8 @@
  *
  * A swapped region keeps its element (other scripts hold it) and takes the fresh
  * attributes and content; what the reader opened stays open (details: by id when they
- * have one, the others by position among those without).
+ * have one, else by their class and their position among those of that class, so that
+ * one more of another kind above does not move what is open).
  * What the reader was typing (a field with an id whose value differs from the page's)
  * is put back in the fresh field of the same id, with the focus and the caret, unless
  * ``options.keepTyping`` is false (score.js: its refresh follows the scorekeeper's own
@@ -42,27 +43,30 @@
   }
 
   function swap(current, fresh, keepTyping) {
-    var open = [];
-    var openById = {};
-    Array.prototype.forEach.call(current.querySelectorAll("details"), function (d) {
-      if (d.id) openById[d.id] = d.open;
-      else open.push(d.open);
-    });
+    var open = {};
+    folds(current).forEach(function (fold) { open[fold.key] = fold.details.open; });
     var typing = keepTyping ? typed(current) : [];
     for (var i = 0; i < fresh.attributes.length; i++) {
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
     }
     current.innerHTML = fresh.innerHTML;
-    var j = 0;
-    Array.prototype.forEach.call(current.querySelectorAll("details"), function (d) {
-      if (d.id) {
-        if (Object.prototype.hasOwnProperty.call(openById, d.id)) d.open = openById[d.id];
-      } else if (j < open.length) {
-        d.open = open[j++];
-      }
+    folds(current).forEach(function (fold) {
+      if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
     });
     typing.forEach(putBack);
+  }
+
+  // Each <details> of a region with its key: "#id", else its class and its position
+  // among the details of that class.
+  function folds(region) {
+    var seen = {};
+    return Array.prototype.map.call(region.querySelectorAll("details"), function (d) {
+      if (d.id) return { key: "#" + d.id, details: d };
+      var cls = "." + d.className;
+      seen[cls] = (seen[cls] || 0) + 1;
+      return { key: cls + ":" + seen[cls], details: d };
+    });
   }
 
   function typed(region) {
