@@ -226,7 +226,7 @@ class TockPresenter(Presenter):
                 key: dict[str, Any] = {"value": value, "button": None, "choices": []}
                 if len(events) == 1:
                     key["button"] = target(events[0], str(value))
-                    key["sub"] = self._where_hint(events[0], names)
+                    key["button"]["sub"] = self._where_hint(events[0], names)
                 elif events:
                     key["title"] = self._what(events[0].get("type"), value, player)
                     key["choices"] = [target(e, self._where_short(e, names)) for e in events]
@@ -243,8 +243,8 @@ class TockPresenter(Presenter):
         target: Callable[..., dict[str, Any]],
     ) -> list[dict[str, Any]]:
         """The infraction moves by what was done: played the top card (a group, its
-        destinations), drew a card to one place (a group per place, its cards: a pad),
-        flipped."""
+        destinations), drew (one pad: a key per card and place, the place in small
+        print as on the draw pad), flipped."""
         groups: dict[Any, dict[str, Any]] = {}
         for event in events:
             kind = event.get("type")
@@ -255,17 +255,17 @@ class TockPresenter(Presenter):
                 )
                 group["buttons"].append(target(event, self._where_short(event, names)))
             elif kind == "draw":
-                where = (event.get("to"), event.get("series"))
                 group = groups.setdefault(
-                    ("draw", where),
+                    ("draw",),
                     {
-                        "title": _("%(player)s draws a card %(where)s")
-                        % {"player": player, "where": self._where_long(event, names)},
+                        "title": _("%(player)s draws: which card?") % {"player": player},
                         "buttons": [],
                         "cards": True,
                     },
                 )
-                group["buttons"].append(target(event, card_label(event.get("card"))))
+                made = target(event, card_label(event.get("card")))
+                made["sub"] = self._where_hint(event, names)
+                group["buttons"].append(made)
             else:
                 group = groups.setdefault((kind,), {"title": "", "buttons": []})
                 group["buttons"].append(target(event))
@@ -289,18 +289,6 @@ class TockPresenter(Presenter):
         if to == event.get("player"):
             return _("own discard")
         return _name(names, to)
-
-    @staticmethod
-    def _where_long(event: Mapping[str, Any], names: Names) -> str:
-        """Where a move puts its card, as :meth:`describe` says it."""
-        to = event.get("to")
-        if to == "center":
-            if isinstance(event.get("series"), int):
-                return _("to center series %(n)d") % {"n": event["series"] + 1}
-            return _("to the center")
-        if to == event.get("player"):
-            return _("onto their own discard")
-        return _("onto %(player)s") % {"player": _name(names, to)}
 
     def _where_hint(self, event: Mapping[str, Any], names: Names) -> str:
         """A pad key's small print: where its card goes, unless onto the own discard

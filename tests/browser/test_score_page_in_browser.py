@@ -335,6 +335,9 @@ def test_the_card_pad_records_a_simulated_game_at_phone_size(live_site, make_con
         assert other.locator("html").get_attribute("lang") == language
         assert layout_problems(other) == [], language
         shot(other, f"{language}-play")
+        other.locator("#score-something-else > summary").click()  # the infractions
+        assert layout_problems(other) == [], language
+        shot(other, f"{language}-something-else")
 
 
 def test_taps_made_offline_wait_and_are_sent_once_in_order(live_site, phone, log_in):
