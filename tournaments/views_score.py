@@ -16,9 +16,15 @@ user's role again and store all or nothing:
    event the engine's one-line reason (422), a referee's matter recorded by a plain
    scorekeeper the service's refusal (403).
 
-``static/js/score.js`` sends the same forms to ``POST /api/games/<id>/events`` (with an
-``Idempotency-Key``, retried on a lost answer) and swaps the page's regions;
-``static/js/live.js`` refreshes them when another scorekeeper records.
+A kind whose presenter has a play area of its own (``score_template`` and
+``score_panel``: TOCK's card pad) gets the compact layout (the play area alone on a
+phone's screen, the rest folded under "More"); ``?pick=N`` opens a pad key's choice
+without JavaScript. Every tap target carries ``data-event``, the exact event it records.
+
+``static/js/score.js`` sends the same events to ``POST /api/games/<id>/events`` (with an
+``Idempotency-Key``, retried on a lost answer, queued on the phone while offline) and
+swaps the page's regions; ``static/js/live.js`` refreshes them when another scorekeeper
+records.
 
 Who: whoever may record the game (:func:`tournaments.permissions.user_can_record_game`):
 its tournament's scorekeepers, referees and organizers, league organizers, superusers;
