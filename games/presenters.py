@@ -194,6 +194,29 @@ class Presenter:
         ``summary``: the game's summary now; ``start``: its start event."""
         return events
 
+    #: The score page's own template for recording the next event (the ``#score-moves``
+    #: region, fed by :meth:`score_panel`), or ``None``: the generic page, a button per
+    #: move (``games/score/_moves.html``). A kind with its own template gets the compact
+    #: layout (``games/score.html``): the play area alone on the screen, the latest
+    #: events, the whole table and the result forms folded under "More".
+    score_template: str | None = None
+
+    def score_panel(
+        self,
+        moves: Any,
+        summary: Mapping[str, Any] | None,
+        names: Names,
+        button: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        pick: int | None = None,
+    ) -> dict[str, Any] | None:
+        """What :attr:`score_template` shows: the engine's moves now
+        (``games.scorekeeping.ScoreMoves``) arranged for one thumb, each made a tap
+        target by ``button(event)`` (its JSON, words, idempotency key); ``pick``: a
+        choice the scorekeeper opened (without JavaScript, ``?pick=N``). ``None``
+        (default): the generic page."""
+        return None
+
     def raw_template(
         self,
         events: list[dict[str, Any]],

@@ -16,9 +16,15 @@ user's role again and store all or nothing:
    event the engine's one-line reason (422), a referee's matter recorded by a plain
    scorekeeper the service's refusal (403).
 
-``static/js/score.js`` sends the same forms to ``POST /api/games/<id>/events`` (with an
-``Idempotency-Key``, retried on a lost answer) and swaps the page's regions;
-``static/js/live.js`` refreshes them when another scorekeeper records.
+A kind whose presenter has a play area of its own (``score_template`` and
+``score_panel``: TOCK's card pad) gets the compact layout (the play area alone on a
+phone's screen, the rest folded under "More"); ``?pick=N`` opens a pad key's choice
+without JavaScript. Every tap target carries ``data-event``, the exact event it records.
+
+``static/js/score.js`` sends the same events to ``POST /api/games/<id>/events`` (with an
+``Idempotency-Key``, retried on a lost answer, queued on the phone while offline) and
+swaps the page's regions; ``static/js/live.js`` refreshes them when another scorekeeper
+records.
 
 Who: whoever may record the game (:func:`tournaments.permissions.user_can_record_game`):
 its tournament's scorekeepers, referees and organizers, league organizers, superusers;
@@ -174,6 +180,13 @@ def _json_object(text: str) -> Any:
         raise MalformedInput(_("The event is not valid JSON.")) from None
 
 
+def _pick(request: HttpRequest) -> int | None:
+    """The card whose destinations the scorekeeper opened without JavaScript
+    (``?pick=N``; score.js opens them in place)."""
+    text = request.GET.get("pick", "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+
+
 def _whole_number(text: str) -> int:
     text = text.strip()
     if not text.isascii() or not text.isdigit() or len(text) > 9:
@@ -205,6 +218,10 @@ def _render(
     withdrawals = (
         game_withdrawals(game=game) if last > 1 else Withdrawals(withdrawn={}, target=None)
     )
+    panel = buttons.presenter.score_panel(
+        moves, view.summary, shown.names, buttons.button, pick=_pick(request)
+    )
+    undo = _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee)
     context = {
         "game": game,
         "table": shown.table,
@@ -213,6 +230,14 @@ def _render(
         "replay": {"shown_in_full": shown.full},
         "moves": moves,
         "groups": buttons.groups(moves, view.summary, game.start_event),
+        # a kind with a play area of its own (the presenter's score_template) gets the
+        # compact layout; the others the generic list of buttons
+        "panel": panel,
+        "moves_template": (
+            buttons.presenter.score_template if panel is not None else "games/score/_moves.html"
+        ),
+        # where "Stop live scoring" links to (the result by placements or time-up)
+        "stop_live_url": None,
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),
         "recent": list(
@@ -228,7 +253,9 @@ def _render(
             )
         ),
         "can_referee": can_referee,
-        "undo": _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee),
+        # the one Undo target (the engine's undo line), to whoever may take back the
+        # last event now; None: not offered
+        "undo": undo,
         # A result changes only by a referee's correction (with a note), never here.
         "placements_allowed": last <= 1 and game.result_source == "none",
         "result_stands": game.result_source == "placements",
@@ -285,12 +312,10 @@ def _undo_button(
         return None
     if user_plays_in_game(user=request.user, game=game):
         return None
-    event = {"type": "undo"}
     return {
-        "json": json.dumps(event, separators=(",", ":")),
-        "key": buttons.key(),
+        **buttons.undo(),  # json, key, words: a tap target like every other
         "sequence": target[0],
-        "label": presenter_for(game.kind).describe(target[1], shown.names),
+        "target": presenter_for(game.kind).describe(target[1], shown.names),
     }
 
 
@@ -319,6 +344,13 @@ class _Buttons:
             "key": self.key(),
             "needs_referee": event_needs_referee(kind=self.kind, event=event),
         }
+
+    def undo(self) -> dict[str, Any]:
+        """The target that takes back the last event (``{"type": "undo"}``)."""
+        made = self.button({"type": "undo"})
+        made["label"] = _("Undo the last event")
+        made["short"] = _("Undo")
+        return made
 
     def groups(
         self,

@@ -11,7 +11,9 @@
  * says which is newer. Without that element in both, nothing counts as older.
  *
  * A swapped region keeps its element (other scripts hold it) and takes the fresh
- * attributes and content; what the reader opened (details, by position) stays open.
+ * attributes and content; what the reader opened stays open (details: by id when they
+ * have one, else by their class and their position among those of that class, so that
+ * one more of another kind above does not move what is open).
  * What the reader was typing (a field with an id whose value differs from the page's)
  * is put back in the fresh field of the same id, with the focus and the caret, unless
  * ``options.keepTyping`` is false (score.js: its refresh follows the scorekeeper's own
@@ -41,16 +43,30 @@
   }
 
   function swap(current, fresh, keepTyping) {
-    var open = Array.prototype.map.call(current.querySelectorAll("details"), function (d) { return d.open; });
+    var open = {};
+    folds(current).forEach(function (fold) { open[fold.key] = fold.details.open; });
     var typing = keepTyping ? typed(current) : [];
     for (var i = 0; i < fresh.attributes.length; i++) {
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
     }
     current.innerHTML = fresh.innerHTML;
-    var details = current.querySelectorAll("details");
-    for (var j = 0; j < details.length && j < open.length; j++) details[j].open = open[j];
+    folds(current).forEach(function (fold) {
+      if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
+    });
     typing.forEach(putBack);
+  }
+
+  // Each <details> of a region with its key: "#id", else its class and its position
+  // among the details of that class.
+  function folds(region) {
+    var seen = {};
+    return Array.prototype.map.call(region.querySelectorAll("details"), function (d) {
+      if (d.id) return { key: "#" + d.id, details: d };
+      var cls = "." + d.className;
+      seen[cls] = (seen[cls] || 0) + 1;
+      return { key: cls + ":" + seen[cls], details: d };
+    });
   }
 
   function typed(region) {

@@ -5,8 +5,10 @@ A scorekeeper logs in and records a TOCK game by clicking the legal-move buttons
 JavaScript each click goes to the events API (Idempotency-Key) and the page's regions
 are swapped without a reload. Then another writer records first: the next click shows
 "Someone else recorded an event; reload" and stores nothing, and the reload link brings
-the fresh page. Screenshots go to ``tests/artifacts/``. Skips without Chromium (fails
-under ``REQUIRE_SERVICES=1``)."""
+the fresh page. The card pad plays a simulated game's stretch at 390 x 844 by its
+data-event targets (and the keyboard), nothing to scroll, every target large; taps made
+offline wait on the phone and are sent once, in order. Screenshots go to
+``tests/artifacts/``. Skips without Chromium (fails under ``REQUIRE_SERVICES=1``)."""
 
 from __future__ import annotations
 
@@ -16,9 +18,11 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from games.engine import replay, simulate
 from games.models import Game, GameEvent
 from games.scorekeeping import game_score_moves
 from tests.browser.conftest import ServeOnce, wait_until
+from tests.browser.score_pad import layout_problems, tap_event
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -28,17 +32,18 @@ from tests.tournaments.factories import (
     UserFactory,
     seat_table,
 )
-from tournaments.services import game_record_event
+from tournaments.services import game_record_event, game_record_log
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "a-long-password-1"
 
 
-def tock_table() -> tuple[Game, Any]:
-    """A running tournament's three-player TOCK table and its scorekeeper "keeper"."""
+def tock_table(handles: tuple[str, ...] = ("ann", "bob", "cat")) -> tuple[Game, Any]:
+    """A running tournament's TOCK table (three players unless told) and its scorekeeper
+    "keeper"."""
     tournament = TournamentFactory(status="running")
-    players = [PlayerFactory(handle=h, display_name=h.title()) for h in ("ann", "bob", "cat")]
+    players = [PlayerFactory(handle=h, display_name=h.title()) for h in handles]
     for p in players:
         RegistrationFactory(tournament=tournament, player=p)
     game = seat_table(RoundFactory(tournament=tournament, number=1), players).game
@@ -178,6 +183,7 @@ def test_a_raw_event_being_typed_survives_another_scorekeepers_event(live_site, 
     expect(page.locator(".live-indicator")).to_have_text("● Live")
     page.locator(".move-button[data-group=start]").first.click()
     expect(page.locator("#score-status")).to_contain_text("event 1", timeout=10000)
+    page.locator("#score-more > summary").click()  # folded under "More" while playing
     page.locator("details.raw-event summary").click()
     text = '{"type": "end", "reason": "ti'
     page.locator("#raw-event").fill(text)
@@ -230,3 +236,148 @@ def test_a_lost_answer_is_asked_again_with_the_same_key_and_stored_once(live_sit
         assert stored == [201], lose
         assert GameEvent.objects.filter(game=game).count() == sequence, lose
         expect(page.locator(f'.sequence[data-sequence="{sequence + 1}"]')).to_have_count(1)
+
+
+# --------------------------------------------------------------------------- the card pad
+
+FOUR = ("ann", "bob", "cat", "dan")
+#: How many events of the simulated game the page records in the pad test.
+STRETCH = 24
+
+
+def how_offered(game: Any, event: dict) -> str:
+    """How the page offers ``event`` in the engine's position ``game``: the expected
+    move (alone or among its destinations), a pad key (alone or with a choice), an
+    infraction, a knock, or not at all (a move the page words otherwise)."""
+    legal = game.legal_moves()
+    if event in legal:
+        if len({(m["type"], m.get("card")) for m in legal}) == 1:
+            return "expected" if len(legal) == 1 else "expected-choice"
+        same = [m for m in legal if m.get("card") == event.get("card")]
+        return "pad" if len(same) == 1 else "pad-choice"
+    if event in game.infraction_moves():
+        return "infraction"
+    return "knock" if event in game.table_moves() else "other"
+
+
+def simulated_stretch() -> tuple[list[dict], int, list[str]]:
+    """A simulated four-player game with real cards (no seed: the pad names each
+    drawn card), with mistakes and knocks, and where a stretch of :data:`STRETCH`
+    events starts that the page offers exactly and that holds every way of offering:
+    the log, the stretch's first index, how each of its events is offered."""
+    log = simulate(game="tock", players=list(FOUR), seed=34, mistakes=0.05, knocks=0.3)
+    log[0] = {k: v for k, v in log[0].items() if k != "seed"}
+    game, ways = replay(log[:1]), []
+    for event in log[1:]:
+        ways.append(how_offered(game, event))
+        game.push(event)
+    wanted = {"expected", "expected-choice", "pad", "pad-choice", "infraction", "knock"}
+    for start in range(100, len(ways) - STRETCH):
+        window = ways[start : start + STRETCH]
+        if "other" not in window and set(window) == wanted:
+            return log, start + 1, window
+    raise AssertionError("no stretch of the simulated game holds every way of offering")
+
+
+def test_the_card_pad_records_a_simulated_game_at_phone_size(live_site, make_context, log_in, shot):
+    """The stretch is tapped through the page at 390 x 844, each event by the element
+    whose data-event it is (a pad key's choice and "Something else" opened first), some
+    by the keyboard (digits for the pad, Enter for the expected move); at every step
+    nothing needs scrolling and every target is at least 44 x 44. The stored log is the
+    simulated one; a legal event takes one tap, a choice or an infraction two. Then
+    the page in Spanish and German, also without scrolling."""
+    from playwright.sync_api import expect
+
+    log, first, ways = simulated_stretch()
+    game, keeper = tock_table(FOUR)
+    game_record_log(game=game, log=log[:first], user=keeper)
+    phone = make_context("phone")
+    log_in(phone, keeper)
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    taps = 0
+    shots = {"pad": False, "expected": False, "infraction": False}
+    stretch = zip(log[first : first + STRETCH], ways, strict=True)
+    for n, (event, way) in enumerate(stretch, start=first + 1):
+        expect(page.locator("#score-moves .score-moves")).to_have_attribute("data-sequence", str(n))
+        assert layout_problems(page) == [], (n, way)
+        if way in shots and not shots[way]:
+            shots[way] = True
+            if way == "infraction":  # "Something else" open: the infractions instead
+                page.locator("#score-something-else > summary").click()
+                taps += 1
+                assert layout_problems(page) == [], (n, way)
+            shot(page, f"en-{way}")
+        if way == "pad" and n % 2:  # the keyboard: the card's digits
+            page.keyboard.type(str(event["card"]))
+            taps += 1
+        elif way == "expected" and n % 2:
+            page.keyboard.press("Enter")
+            taps += 1
+        else:
+            taps += tap_event(page, event)
+    expect(page.locator("#score-moves .score-moves")).to_have_attribute(
+        "data-sequence", str(first + STRETCH + 1)
+    )
+    stored = [e.data for e in GameEvent.objects.filter(game=game).order_by("sequence")]
+    assert stored == log[: first + STRETCH]
+    two_taps = sum(way in ("pad-choice", "infraction") for way in ways)
+    assert taps == STRETCH + two_taps
+    assert errors == []
+
+    for locale, language in (("es-ES", "es"), ("de-DE", "de")):
+        context = make_context("phone", locale=locale)
+        log_in(context, keeper)
+        other = context.new_page()
+        other.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+        assert other.locator("html").get_attribute("lang") == language
+        assert layout_problems(other) == [], language
+        shot(other, f"{language}-play")
+        other.locator("#score-something-else > summary").click()  # the infractions
+        assert layout_problems(other) == [], language
+        shot(other, f"{language}-something-else")
+
+
+def test_taps_made_offline_wait_and_are_sent_once_in_order(live_site, phone, log_in):
+    """Offline, two knocks are tapped: the page says "2 waiting" and sends nothing; back
+    online, both are stored once, in order. A tap made offline that the server refuses
+    when it comes (another scorekeeper was first: 409) is shown, not lost."""
+    from playwright.sync_api import expect
+
+    log, first, _ways = simulated_stretch()
+    game, keeper = tock_table(FOUR)
+    game_record_log(game=game, log=log[:first], user=keeper)
+    log_in(phone, keeper)
+    page = phone.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    knocks = page.locator("#score-moves button[data-group=table]")
+    expect(knocks.first).to_be_visible()
+    wanted = [json.loads(knocks.nth(i).get_attribute("data-event")) for i in (0, 1)]
+
+    phone.set_offline(True)
+    knocks.nth(0).click()
+    knocks.nth(1).click()
+    knocks.nth(1).click()  # a double tap: one event
+    expect(page.locator("#score-queue [data-waiting]")).to_contain_text("2 waiting")
+    assert GameEvent.objects.filter(game=game).count() == first
+    phone.set_offline(False)
+    expect(page.locator("#score-queue [data-waiting]")).to_have_count(0)
+    expect(page.locator("#score-moves .score-moves")).to_have_attribute(
+        "data-sequence", str(first + 3)
+    )
+    stored = [e.data for e in GameEvent.objects.filter(game=game).order_by("sequence")]
+    assert stored == log[:first] + wanted
+
+    # Offline again: a tap waits; meanwhile another scorekeeper records the next event.
+    phone.set_offline(True)
+    page.locator("#score-moves button[data-group=table]").first.click()
+    expect(page.locator("#score-queue [data-waiting]")).to_contain_text("1 waiting")
+    record_next(game, keeper)
+    phone.set_offline(False)
+    expect(page.locator("#score-queue [data-refused]")).to_contain_text("knocks")
+    assert GameEvent.objects.filter(game=game).count() == first + 3
+    assert errors == []

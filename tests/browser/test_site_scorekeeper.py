@@ -1,5 +1,6 @@
 """A scorekeeper on a phone records a TOCK game live with the move buttons of the score
-page (``/games/<pk>/score/``: one ``.move-button`` per move the engine offers), and the
+page (``/games/<pk>/score/``: a target per move the engine offers, each carrying its
+event as ``data-event``), and the
 public tournament page open on a big screen updates its standings when the game ends.
 
 The game is a real one (the engine's bots, ``scenes.played_log``, started with the
@@ -18,6 +19,7 @@ import pytest
 import games.engine as engine
 from tests.browser import scenes
 from tests.browser.conftest import LIVE_TIMEOUT_MS, fits_width
+from tests.browser.score_pad import tap_event
 from tournaments.models import Role
 from tournaments.services import game_record_log, tournament_role_add
 
@@ -27,31 +29,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 OPENING = 4
 ENDING = 5
 
-#: The index of the move form whose event equals ``wanted`` (key order aside).
-FIND_MOVE = """(wanted) => {
-  const canon = (v) => JSON.stringify(v, Object.keys(v).sort());
-  const forms = [...document.querySelectorAll("#score-moves form.move-form:not(.raw)")];
-  return forms.findIndex((form) => {
-    try { return canon(JSON.parse(form.elements.event.value)) === canon(wanted); }
-    catch (e) { return false; }
-  });
-}"""
-
 
 def press(page: Any, event: dict[str, Any], sequence: int) -> None:
-    """Press the button of ``event`` (the move at ``sequence``) and wait for the page to
-    ask for the next one."""
+    """Tap ``event`` (the move at ``sequence``) by the target whose data-event it is (a
+    pad key's choice or "Something else" opened first) and wait for the page to ask for
+    the next one."""
     from playwright.sync_api import expect
 
     moves = page.locator("#score-moves .score-moves")
     expect(moves).to_have_attribute("data-sequence", str(sequence))
-    index = page.evaluate(FIND_MOVE, event)
-    assert index >= 0, f"no button for {event} at event {sequence}"
-    button = (
-        page.locator("#score-moves form.move-form:not(.raw)").nth(index).locator(".move-button")
-    )
-    assert button.get_attribute("data-move")
-    button.tap()
+    tap_event(page, event)
     expect(moves).to_have_attribute("data-sequence", str(sequence + 1))
 
 
@@ -104,7 +91,7 @@ def test_a_scorekeeper_records_a_game_with_the_buttons_and_the_standings_follow(
     # The end of the game with the buttons; the last one finishes it.
     for sequence in range(middle + 1, len(log) + 1):
         press(page, log[sequence - 1], sequence)
-    expect(page.locator(".move-button")).to_have_count(0)
+    expect(page.locator("#score-moves [data-event]")).to_have_count(0)
     assert fits_width(page)
     shot(page, "score-finished")
 

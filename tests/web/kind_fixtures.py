@@ -134,26 +134,29 @@ def score_url(game: Game) -> str:
 
 
 def move_forms(html: str) -> list[dict]:
-    """The move buttons of the score page: event, sequence, key, data-move, group, label."""
+    """The move buttons of the score page: event, sequence, key, data-move, group, label
+    (the button's accessible name: its aria-label when it shows a short text, else its
+    text). A button's data-event, when it has one, is the event its form posts."""
     forms = []
     for form in re.findall(r'<form[^>]*class="move-form"[^>]*>(.*?)</form>', html, re.S):
         event = re.search(r'name="event" value="([^"]*)"', form)
         if event is None:
             continue
+        data = json.loads(html_lib.unescape(event.group(1)))
+        button = re.search(r"<button([^>]*)>(.*?)</button>", form, re.S)
+        named = re.search(r'aria-label="([^"]*)"', button.group(1))
+        text = named.group(1) if named else re.sub(r"<[^>]+>", "", button.group(2))
+        tagged = re.search(r'data-event="([^"]*)"', button.group(1))
+        if tagged is not None:
+            assert json.loads(html_lib.unescape(tagged.group(1))) == data
         forms.append(
             {
-                "event": json.loads(html_lib.unescape(event.group(1))),
+                "event": data,
                 "sequence": int(re.search(r'name="sequence" value="(\d+)"', form).group(1)),
                 "key": re.search(r'name="key" value="([^"]+)"', form).group(1),
                 "move": re.search(r'data-move="([^"]*)"', form).group(1),
                 "group": re.search(r'data-group="([^"]*)"', form).group(1),
-                "label": html_lib.unescape(
-                    re.sub(
-                        r"<[^>]+>",
-                        "",
-                        re.search(r"<button[^>]*>(.*?)</button>", form, re.S).group(1),
-                    )
-                ).strip(),
+                "label": html_lib.unescape(text).strip(),
             }
         )
     return forms

@@ -6,6 +6,7 @@ per role, on the real recording services (no mocks)."""
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 
@@ -418,6 +419,7 @@ def test_a_refused_raw_event_is_shown_again_in_its_form(client, game, users):
     )
     assert response.status_code == 422
     html = response.content.decode()
+    assert '<details class="score-more" id="score-more" open>' in html  # the fold, open
     assert '<details class="raw-event" open>' in html
     assert "{&quot;type&quot;: &quot;dance&quot;}</textarea>" in html
 
@@ -494,3 +496,82 @@ def test_no_undo_button_for_a_player_of_the_game_nor_after_the_end(client, game,
         post_event(keeper, game, event, n, key=f"k{n}")
     assert Game.objects.get(pk=game.pk).is_over
     assert _undo_form(keeper.get(url(game)).content.decode()) is None
+
+
+# --------------------------------------------------------------------------- the card pad
+
+
+def data_events(html: str) -> list[dict]:
+    """The events of the page's tap targets (their data-event), in page order."""
+    return [
+        json.loads(html_lib.unescape(m))
+        for m in re.findall(r'<button[^>]* data-event="([^"]*)"', html)
+    ]
+
+
+def test_the_tock_play_area_offers_exactly_the_engines_moves(client, game, users):
+    """Along a simulated game with real cards (mistakes and knocks included), the tap
+    targets are exactly the engine's moves now: its legal moves (the expected move or
+    the pad and its choices), the infractions, the knocks, and Undo once an event
+    follows the start; a pad key carries its card's event when the card has one legal
+    destination, else opens a choice listing them; Enter's target is the one expected
+    move."""
+    from games.scorekeeping import game_score_moves
+
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    log = engine.simulate(game="tock", players=HANDLES, seed=5, mistakes=0.05, knocks=0.3)
+    log[0] = {k: v for k, v in log[0].items() if k != "seed"}
+    seen = set()
+    for n, event in enumerate(log[:160], start=1):
+        assert post_event(keeper, game, event, n, key=f"p{n}").status_code == 303
+        if n % 4:
+            continue
+        html = keeper.get(url(game)).content.decode()
+        moves = game_score_moves(game=Game.objects.get(pk=game.pk))
+        offered = data_events(html)
+        wanted = moves.legal + moves.infractions + moves.table + [{"type": "undo"}]
+        assert sorted(map(json.dumps, offered)) == sorted(map(json.dumps, wanted)), n
+        cards = {(m["type"], m.get("card")) for m in moves.legal}
+        if len(cards) == 1:  # one known card: the expected move(s)
+            seen.add("expected")
+            expected = re.findall(r"<button[^>]* data-expected[ >]", html)
+            assert len(expected) == (1 if len(moves.legal) == 1 else 0)
+            continue
+        for value in range(1, 22):
+            events = [m for m in moves.legal if m.get("card") == value]
+            key = re.search(rf'<(button|a)[^>]*data-pad-key="{value}"[^>]*>', html)
+            if len(events) == 1:
+                seen.add("pad")
+                assert key and key.group(1) == "button"
+                assert (
+                    json.loads(
+                        html_lib.unescape(re.search(r'data-event="([^"]*)"', key.group(0)).group(1))
+                    )
+                    == events[0]
+                )
+            elif events:
+                seen.add("choice")
+                assert key and key.group(1) == "a" and f'href="?pick={value}"' in key.group(0)
+                panel = re.search(
+                    rf'<div class="pad-choice" id="pick-{value}"[^>]*hidden>(.*?)</div>\s*<a',
+                    html,
+                    re.S,
+                )
+                assert panel and data_events(panel.group(1)) == events
+                # without JavaScript, ?pick=N opens it
+                opened = keeper.get(url(game), {"pick": value}).content.decode()
+                shown = re.search(rf'<div class="pad-choice" id="pick-{value}"[^>]*>', opened)
+                assert shown and "hidden" not in shown.group(0)
+            else:
+                assert key is None  # no such card left: a dead key
+    assert seen == {"expected", "pad", "choice"}
+
+
+def test_undo_is_offered_once_an_event_follows_the_start(client, game, users):
+    keeper = signed_in(client, users[Role.SCOREKEEPER])
+    log = log_for()
+    undo = "{&quot;type&quot;:&quot;undo&quot;}"
+    assert post_event(keeper, game, log[0], 1).status_code == 303
+    assert undo not in keeper.get(url(game)).content.decode()
+    assert post_event(keeper, game, log[1], 2, key="k2").status_code == 303
+    assert f'data-event="{undo}"' in keeper.get(url(game)).content.decode()
