@@ -7,6 +7,7 @@
 #   make serve   the production way of serving, on one port (HTTP + WebSockets): gunicorn
 #                with WEB_CONCURRENCY uvicorn workers (tock_site/gunicorn.conf.py), DEBUG off
 #   make bench   run the benchmarks in bench/ (every bench/bench_*.py)
+#   make bench-score  simulated games tapped through the score page on a phone (Chromium)
 #   make bench-web  pages and live appends, make serve vs daphne, page cache on and off
 #                (DATABASE_URL: PostgreSQL; REDIS_URL: the cache as in production; wrk)
 #   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
@@ -17,7 +18,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test lint format bench bench-web worker beat migrate demo install check-deploy messages clean
+.PHONY: run serve test lint format bench bench-web bench-score worker beat migrate demo install check-deploy messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -71,6 +72,12 @@ bench: install
 	  [ -f "$$script" ] || continue; found=1; \
 	  echo "== $$script"; $(BIN)/python "$$script" || exit 1; \
 	done; [ $$found = 1 ] || echo "No benchmarks in bench/ yet."
+
+# Simulated games tapped through the score page on a phone-sized Chromium, per kind
+# (tests/browser/bench_score.py: taps per event and per turn, scrolls, small targets,
+# tap-to-updated-page p50/p95). BENCH_KINDS=tock and BENCH_EVENTS=200 narrow or widen it.
+bench-score: install
+	$(BIN)/python -m pytest tests/browser/bench_score.py -q -s -p no:cacheprovider
 
 # wrk (a C load client) leaves the cores to the servers; installed here when possible.
 bench-web: install
