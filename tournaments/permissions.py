@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import GameNotFound
 from games.models import Game
 from tournaments.errors import NotAllowed, NotFound
-from tournaments.models import League, Role, Table, Tournament, TournamentRole
+from tournaments.models import League, Player, Role, Table, Tournament, TournamentRole
 
 
 class _SystemActor:
@@ -160,6 +160,15 @@ def user_can_referee_game(*, user: Any, game: Game) -> bool:
         return user_can_record_game(user=user, game=game)
     roles = user_tournament_roles(user=user, tournament=tournament)
     return bool(roles & {Role.ORGANIZER, Role.REFEREE})
+
+
+def user_plays_in_game(*, user: Any, game: Game) -> bool:
+    """Whether ``user``'s account is linked (``Player.user``) to one of the players seated
+    in ``game``: such a user never decides that game's result (confirms or rejects a
+    proposed result), whatever their role."""
+    if not user_is_signed_in(user=user) or not game.players:
+        return False
+    return Player.objects.filter(user_id=user.pk, handle__in=list(game.players)).exists()
 
 
 def _deny(user: Any) -> NotAllowed:
