@@ -15,6 +15,7 @@ from tests.rulings import logs
 from tournaments.models import Player, ResultProposal, Round, Ruling, TournamentAudit
 from tournaments.permissions import SYSTEM
 from tournaments.services import game_record_log
+from tournaments.services.progression import round_time_up
 
 pytestmark = pytest.mark.django_db
 
@@ -300,3 +301,16 @@ def test_hostile_proposals_are_4xx(game, simulated_log, as_user, body):
     answer = as_user("scorekeeper").post(api(game), body, format="json")
     assert 400 <= answer.status_code < 500
     assert not ResultProposal.objects.exists()
+
+
+def test_a_proposal_whose_game_ended_otherwise_leaves_the_referee_list(
+    game, staff, simulated_log, as_user, tournament, table
+):
+    """The round's time up ends the game by the engine; nothing is left to confirm."""
+    live(game, simulated_log)
+    keeper = as_user("scorekeeper")
+    assert keeper.post(api(game), {"placements": PROPOSED}, format="json").status_code == 201
+    round_time_up(round=table.round, user=staff["organizer"])
+    home = browser(staff["referee"]).get(reverse("tournaments:referee", args=[tournament.pk]))
+    assert "Proposed results" not in home.content.decode()
+    assert as_user("referee").post(api(game, "/confirm")).status_code == 409

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.models import Game
+from games.models import Game, GameStatus, ResultSource
 from games.selectors import game_get
 from tournaments.errors import NotFound
 from tournaments.models import Player, ProposalStatus, ResultProposal, Table, Tournament
@@ -73,9 +73,16 @@ def _names(handles: set[str]) -> dict[str, str]:
 
 def tournament_pending_proposals(*, tournament: Tournament, user: Any) -> list[ProposalRow]:
     """The tournament's proposed results waiting for a referee, oldest first, for its
-    referee list (the caller checks the role). ``plays``: ``user`` plays in that game."""
+    referee list (the caller checks the role). ``plays``: ``user`` plays in that game.
+    A proposal whose game got a result meanwhile (the round's time up, a correction...)
+    is not listed: there is nothing left to confirm."""
     proposals = list(
-        ResultProposal.objects.filter(tournament=tournament, status=ProposalStatus.PENDING)
+        ResultProposal.objects.filter(
+            tournament=tournament,
+            status=ProposalStatus.PENDING,
+            game__result_source=ResultSource.NONE,
+            game__status__in=[GameStatus.PENDING, GameStatus.IN_PROGRESS],
+        )
         .select_related("game", "proposed_by", "decided_by")
         .order_by("created_at", "id")
     )
