@@ -23,6 +23,7 @@ from tournaments.models import (
     NoShow,
     Player,
     Registration,
+    ResultProposal,
     Round,
     Ruling,
     Seat,
@@ -194,6 +195,25 @@ class RulingAdmin(admin.ModelAdmin):
     list_display = ("at", "tournament", "game", "sequence", "referee", "engine_verdict", "applied")
     list_filter = ("applied", "engine_verdict")
     raw_id_fields = ("game", "tournament", "referee")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(ResultProposal)
+class ResultProposalAdmin(admin.ModelAdmin):
+    """Proposed results are written and decided by the proposals service only (the
+    decision records the result through the choke point): read-only here."""
+
+    list_display = ("created_at", "tournament", "game", "status", "proposed_by", "decided_by")
+    list_filter = ("status",)
+    raw_id_fields = ("game", "tournament", "proposed_by", "decided_by")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -76,6 +76,11 @@ LIVE_CHANGES: dict[str, list[str]] = {
     "dropped": ["registrations"],
     "reinstated": ["registrations"],
     "settings_changed": ["status"],
+    # proposed results (the referee list); a confirmation's result is a game change too
+    "result_proposed": ["proposals"],
+    "result_proposal_replaced": ["proposals"],
+    "result_proposal_confirmed": ["proposals"],
+    "result_proposal_rejected": ["proposals"],
 }
 
 

@@ -451,6 +451,20 @@ class RulingChoice(models.TextChoices):
     CORRECT = "correct", _("Ruled the knock correct")
     INCORRECT = "incorrect", _("Ruled the knock wrong")
     CORRECTION = "correction", _("Corrected the result")
+    #: A scorekeeper's proposed result (:class:`ResultProposal`), decided by a referee.
+    PROPOSAL_CONFIRMED = "proposal_ok", _("Confirmed the proposed result")
+    PROPOSAL_REPLACED = "proposal_replaced", _("Replaced the proposed result")
+    PROPOSAL_REJECTED = "proposal_rejected", _("Rejected the proposed result")
+
+
+#: The rulings on a referee's decision about a proposed result.
+PROPOSAL_RULINGS = frozenset(
+    {
+        RulingChoice.PROPOSAL_CONFIRMED,
+        RulingChoice.PROPOSAL_REPLACED,
+        RulingChoice.PROPOSAL_REJECTED,
+    }
+)
 
 
 class Ruling(models.Model):
@@ -467,7 +481,14 @@ class Ruling(models.Model):
       (empty), ``placements`` the new places, ``previous_placements`` those it
       replaced, ``note`` the event's (always given). Written by the recording choke
       point for every stored ``correction`` event, however it arrived
-      (:mod:`tournaments.services.recording`)."""
+      (:mod:`tournaments.services.recording`);
+    * a decision on a proposed result (:class:`ResultProposal`): ``ruling`` and
+      ``applied`` are ``proposal_ok`` (confirmed: ``placements`` the proposal's),
+      ``proposal_replaced`` (``placements`` the referee's, ``previous_placements`` the
+      proposal's) or ``proposal_rejected`` (no result recorded: ``placements`` empty,
+      ``previous_placements`` the proposal's); ``sequence`` the ``end`` event that
+      recorded the result, 0 when no event did. Written by
+      :mod:`tournaments.services.proposals`."""
 
     game = models.ForeignKey(
         Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="rulings"
@@ -493,8 +514,8 @@ class Ruling(models.Model):
     against = models.CharField(_("knocked on"), max_length=64, blank=True)
     engine_verdict = models.CharField(_("engine verdict"), max_length=16)
     engine_code = models.CharField(_("engine reason"), max_length=32)
-    ruling = models.CharField(_("ruling"), max_length=16, choices=RulingChoice.choices)
-    applied = models.CharField(_("applied"), max_length=16)
+    ruling = models.CharField(_("ruling"), max_length=20, choices=RulingChoice.choices)
+    applied = models.CharField(_("applied"), max_length=20)
     note = models.TextField(_("note"), blank=True)
     #: A correction: the new placements (player -> place) and the ones they replaced.
     placements = models.JSONField(_("corrected placements"), null=True, blank=True)
@@ -523,6 +544,84 @@ class Ruling(models.Model):
         return self.ruling == RulingChoice.CORRECTION
 
     @property
+    def is_proposal(self) -> bool:
+        """A decision on a proposed result (confirmed, replaced or rejected)."""
+        return self.ruling in PROPOSAL_RULINGS
+
+    @property
     def is_override(self) -> bool:
-        """A knock ruled against the engine's verdict (never a correction)."""
-        return not self.is_correction and self.applied != self.engine_verdict
+        """A knock ruled against the engine's verdict (never a correction or a decision
+        on a proposed result)."""
+        if self.is_correction or self.is_proposal:
+            return False
+        return self.applied != self.engine_verdict
+
+
+class ProposalStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for a referee")
+    CONFIRMED = "confirmed", _("Confirmed")
+    REJECTED = "rejected", _("Rejected")
+
+
+class ResultProposal(models.Model):
+    """Placements proposed for a game that a scorekeeper cannot finish by recording its
+    result (live scoring stopped: the log says the game is still in progress), waiting
+    for a referee or an organizer of the tournament to confirm them (the result is then
+    recorded through the choke point, an ``end`` event by the referee when the game has
+    a log) or to reject them (optionally replacing them with their own placements, with
+    a note). At most one pending proposal per game (a database constraint). Written
+    only by :mod:`tournaments.services.proposals`."""
+
+    game = models.ForeignKey(
+        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="proposals"
+    )
+    tournament = models.ForeignKey(
+        Tournament,
+        verbose_name=_("tournament"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="proposals",
+    )
+    placements = models.JSONField(_("proposed placements"))
+    #: The game's log length when proposed (what the proposer saw).
+    sequence = models.PositiveIntegerField(_("event"), default=0)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("proposed by"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("proposed at"), default=timezone.now, db_index=True)
+    status = models.CharField(
+        _("status"),
+        max_length=16,
+        choices=ProposalStatus.choices,
+        default=ProposalStatus.PENDING,
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("decided by"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    note = models.TextField(_("note"), blank=True)
+
+    class Meta:
+        verbose_name = _("proposed result")
+        verbose_name_plural = _("proposed results")
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(status="pending"),
+                name="proposal_one_pending_per_game",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} – {self.status}"

@@ -68,6 +68,7 @@ urlpatterns = [
     # referees (tournaments/views_referee.py)
     path("games/<int:pk>/referee/", views_referee.game_referee, name="game-referee"),
     path("tournaments/<int:pk>/referee/", views_referee.referee_home, name="referee"),
+    path("games/<int:pk>/proposal/", views_referee.game_proposal, name="game-proposal"),
     path("tournaments/<int:pk>/rulings/", views_referee.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/rulings.csv", views_referee.rulings_csv, name="rulings-csv"),
     path("rules/", views.rules, name="rules"),

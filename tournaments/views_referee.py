@@ -1,7 +1,14 @@
 """Referees' pages (issue 12), phone first, complete without JavaScript.
 
-* ``/tournaments/<pk>/referee/`` (``tournaments:referee``): the tournament's games for a
-  referee, those with an open knock first (:func:`~tournaments.selectors.rulings.referee_games`);
+* ``/tournaments/<pk>/referee/`` (``tournaments:referee``): the proposed results waiting
+  for a referee first (:func:`~tournaments.selectors.proposals.tournament_pending_proposals`),
+  each with a one-tap confirm form and a folded reject/replace form (a note, optional
+  placements), then the tournament's games for a referee, those with an open knock
+  first (:func:`~tournaments.selectors.rulings.referee_games`); live on the tournament's
+  socket;
+* ``/games/<pk>/proposal/`` (``tournaments:game-proposal``, POST only): confirm or reject
+  the game's proposed result (:mod:`tournaments.services.proposals`), then back to the
+  referee list (a refusal renders the list with the reason and its HTTP status);
 * ``/games/<pk>/referee/`` (``tournaments:game-referee``): the state of the game, "who
   knocks?" (a GET form), the engine's preview of that knock (verdict, explanation in the
   page's language, the penalty cards), then a POST form to confirm or override (with a
@@ -30,9 +37,9 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games.errors import DomainError, GameNotFound, StaleSequence
+from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
 from games.explanations import explain, verdict_label
 from games.kinds import has_knocks
 from games.presenters import game_view, placements_text
@@ -41,6 +48,7 @@ from tournaments.exports.csv_export import csv_text
 from tournaments.models import Role, RulingChoice
 from tournaments.permissions import ensure_can_referee_game, user_tournament_roles
 from tournaments.selectors import game_view_for, tournament_get_visible
+from tournaments.selectors.proposals import tournament_pending_proposals
 from tournaments.selectors.rulings import (
     knock_preview_for,
     referee_games,
@@ -48,6 +56,7 @@ from tournaments.selectors.rulings import (
     ruling_names,
     tournament_rulings,
 )
+from tournaments.services.proposals import result_proposal_confirm, result_proposal_reject
 from tournaments.services.rulings import knock_ruling_record, result_correction_record
 
 
@@ -58,18 +67,85 @@ def _tournament(request: HttpRequest, pk: int) -> Any:
         raise Http404(str(exc.message)) from exc
 
 
+def _ensure_referee(request: HttpRequest, tournament: Any) -> None:
+    roles = user_tournament_roles(user=request.user, tournament=tournament)
+    if not roles & {Role.ORGANIZER, Role.REFEREE}:
+        raise PermissionDenied(_("Only the tournament's referees and organizers may rule."))
+
+
+def _render_home(
+    request: HttpRequest,
+    tournament: Any,
+    *,
+    error: DomainError | None = None,
+    failed: int | None = None,
+) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/referee.html",
+        {
+            "tournament": tournament,
+            "proposals": tournament_pending_proposals(tournament=tournament, user=request.user),
+            "games": referee_games(tournament=tournament),
+            "error": error,
+            # the refused form's game and what was posted (shown again, unfolded)
+            "failed": failed,
+            "posted": request.POST if error is not None else {},
+        },
+        status=error.http_status if error is not None else 200,
+    )
+
+
 @login_required
 @require_safe
 def referee_home(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
-    roles = user_tournament_roles(user=request.user, tournament=tournament)
-    if not roles & {Role.ORGANIZER, Role.REFEREE}:
-        raise PermissionDenied(_("Only the tournament's referees and organizers may rule."))
-    return render(
-        request,
-        "tournaments/referee.html",
-        {"tournament": tournament, "games": referee_games(tournament=tournament)},
+    _ensure_referee(request, tournament)
+    return _render_home(request, tournament)
+
+
+@login_required
+@require_POST
+def game_proposal(request: HttpRequest, pk: int) -> HttpResponse:
+    """Confirm (``action=confirm``) or reject (``action=reject``: ``note``, optional
+    ``place-1`` .. ``place-N`` in seat order to replace it) the game's proposed result."""
+    shown = _shown(request, pk)
+    game = shown.game
+    tournament = shown.table.round.tournament if shown.table is not None else None
+    action = request.POST.get("action", "")
+    try:
+        if action == "confirm":
+            result_proposal_confirm(game=game.pk, user=request.user)
+            message = _("Proposed result confirmed: it is the game's result.")
+        elif action == "reject":
+            places = _posted_places(request, list(game.players or []))
+            replace = any(v != "" for v in places.values())
+            result_proposal_reject(
+                game=game.pk,
+                note=request.POST.get("note", ""),
+                placements=places if replace else None,
+                user=request.user,
+            )
+            message = (
+                _("Proposed result replaced by your placements.")
+                if replace
+                else _("Proposed result rejected.")
+            )
+        else:
+            raise MalformedInput(_("Unknown action."))
+    except DomainError as exc:
+        if tournament is None:
+            raise
+        return _render_home(request, tournament, error=exc, failed=game.pk)
+    messages.success(request, message)
+    target = (
+        reverse("tournaments:referee", args=[tournament.pk])
+        if tournament is not None
+        else reverse("tournaments:game-detail", args=[game.pk])
     )
+    response = HttpResponseRedirect(target)
+    response.status_code = 303
+    return response
 
 
 def _shown(request: HttpRequest, pk: int) -> Any:

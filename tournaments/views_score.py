@@ -26,6 +26,13 @@ without JavaScript. Every tap target carries ``data-event``, the exact event it 
 swaps the page's regions; ``static/js/live.js`` refreshes them when another scorekeeper
 records.
 
+"Stop live scoring" (``games/score/_stop_live.html``, folded, each choice behind a
+confirmation box): once live scoring has started, the scorekeeper ends the game because
+time is up (an ``end`` event, reason ``time``: the engine places the players from the
+position) or proposes placements, which wait for a referee or an organizer to confirm
+them (:mod:`tournaments.services.proposals`; a scorekeeper never decides a result
+against the log).
+
 Who: whoever may record the game (:func:`tournaments.permissions.user_can_record_game`):
 its tournament's scorekeepers, referees and organizers, league organizers, superusers;
 for a friendly game its creator and site staff. Anonymous visitors are sent to log in,
@@ -63,10 +70,14 @@ from tournaments.permissions import (
     user_plays_in_game,
 )
 from tournaments.selectors import VisibleGame, game_view_for
+from tournaments.selectors.proposals import game_pending_proposal
 from tournaments.services import game_record_event, game_record_log, game_record_placements
+from tournaments.services.proposals import result_propose
 
 #: How many of the latest events the page lists (the game page has the whole log).
 RECENT_EVENTS = 8
+#: The event "Stop live scoring: time is up" records (the engine places the players).
+TIME_UP = {"type": "end", "reason": "time"}
 
 
 @login_required
@@ -76,7 +87,13 @@ def game_score(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return _render(request, shown)
     action = request.POST.get("action", "")
-    handler = {"event": _post_event, "placements": _post_placements, "log": _post_log}.get(action)
+    handler = {
+        "event": _post_event,
+        "placements": _post_placements,
+        "log": _post_log,
+        "stop-time": _post_stop_time,
+        "propose": _post_propose,
+    }.get(action)
     try:
         if handler is None:
             raise MalformedInput(_("Unknown action."))
@@ -153,6 +170,36 @@ def _post_placements(request: HttpRequest, shown: VisibleGame) -> str:
     return _("Placements recorded (unverified: no event log).")
 
 
+def _confirmed(request: HttpRequest) -> None:
+    """The stop-live forms' confirmation box must be ticked (the page asks first)."""
+    if request.POST.get("confirm") != "yes":
+        raise MalformedInput(_("Tick the box to confirm that live scoring stops."))
+
+
+def _post_stop_time(request: HttpRequest, shown: VisibleGame) -> str:
+    _confirmed(request)
+    game_record_event(
+        game=shown.game.pk,
+        event=TIME_UP,
+        expected_sequence=_whole_number(request.POST.get("sequence", "")),
+        user=request.user,
+        idempotency_key=request.POST.get("key") or None,
+    )
+    return _("The game has ended: time is up. The engine placed the players from the position.")
+
+
+def _post_propose(request: HttpRequest, shown: VisibleGame) -> str:
+    _confirmed(request)
+    places: dict[str, Any] = {}
+    for i, handle in enumerate(shown.game.players or []):
+        text = request.POST.get(f"place-{i}", "").strip()
+        if not text:
+            raise MalformedInput(_("Give a place to every player."))
+        places[handle] = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else text
+    result_propose(game=shown.game.pk, placements=places, user=request.user)
+    return _("Placements proposed: a referee or an organizer confirms them.")
+
+
 def _post_log(request: HttpRequest, shown: VisibleGame) -> str:
     upload = request.FILES.get("log_file")
     if upload is not None:
@@ -222,6 +269,7 @@ def _render(
         moves, view.summary, shown.names, buttons.button, pick=_pick(request)
     )
     undo = _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee)
+    stop_live = _stop_live(request, shown, error=error, key=buttons.key())
     context = {
         "game": game,
         "table": shown.table,
@@ -237,7 +285,6 @@ def _render(
             buttons.presenter.score_template if panel is not None else "games/score/_moves.html"
         ),
         # where "Stop live scoring" links to (the result by placements or time-up)
-        "stop_live_url": None,
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),
         "recent": list(
@@ -287,6 +334,7 @@ def _render(
         "error": error,
         "stale": stale,
         "posted": request.POST if error is not None else {},
+        "stop_live": stop_live,
     }
     status = error.http_status if error is not None else 200
     return render(request, "games/score.html", context, status=status)
@@ -316,6 +364,41 @@ def _undo_button(
         **buttons.undo(),  # json, key, words: a tap target like every other
         "sequence": target[0],
         "target": presenter_for(game.kind).describe(target[1], shown.names),
+    }
+
+
+def _stop_live(
+    request: HttpRequest, shown: VisibleGame, *, error: DomainError | None, key: str
+) -> dict[str, Any] | None:
+    """What "Stop live scoring" offers (``games/score/_stop_live.html``): only once live
+    scoring has started and while the game has no result. The pending proposal, whether
+    this user may propose (none pending, or their own), the time-up event and the
+    proposal form's rows (refused values shown again)."""
+    game = shown.game
+    if game.last_sequence < 1 or game.is_over or game.result_source != "none":
+        return None
+    pending = game_pending_proposal(game=game, names=shown.names)
+    posted = error is not None and request.POST.get("action") in ("propose", "stop-time")
+    own = pending is not None and pending.proposed_by == request.user.get_username()
+    current = pending.placements if pending is not None else {}
+    return {
+        "pending": pending,
+        "can_propose": pending is None or own,
+        "open": posted,
+        "time_up": json.dumps(TIME_UP, separators=(",", ":")),
+        "key": key,
+        "rows": [
+            {
+                "index": i,
+                "name": shown.names.get(handle, handle),
+                "value": (
+                    request.POST.get(f"place-{i}")
+                    if posted and request.POST.get("action") == "propose"
+                    else current.get(handle)
+                ),
+            }
+            for i, handle in enumerate(game.players or [])
+        ],
     }
 
 

@@ -29,6 +29,7 @@ from tests.web.kind_fixtures import kind_tournament, record, seated_game
 from tournaments.models import Role
 from tournaments.permissions import SYSTEM
 from tournaments.services import friendly_game_create, game_record_log
+from tournaments.services.proposals import result_propose
 from tournaments.services.rulings import knock_ruling_record
 from tournaments.staff.services import staff_account_create
 
@@ -110,6 +111,10 @@ def make_site() -> Site:
         user=SYSTEM,
     )
     knock_ruling_record(game=tock, by=second, ruling="confirm", expected_sequence=3, user=organizer)
+    # live scoring stopped with proposed placements: the score page and the referee
+    # list show the pending proposal (and its forms)
+    seats = scenes.seat_order(tock)
+    result_propose(game=tock, placements={h: i + 1 for i, h in enumerate(seats)}, user=organizer)
 
     kinds = {}
     for kind, log in (

@@ -74,8 +74,29 @@ class RulingSerializer(serializers.Serializer):
         allow_null=True, help_text="Hidden (null) from the public while the game runs."
     )
     engine_code = serializers.CharField(allow_null=True)
-    ruling = serializers.ChoiceField(choices=["confirm", "correct", "incorrect", "correction"])
-    applied = serializers.ChoiceField(choices=["correct", "incorrect", "correction"])
+    ruling = serializers.ChoiceField(
+        choices=[
+            "confirm",
+            "correct",
+            "incorrect",
+            "correction",
+            "proposal_ok",
+            "proposal_replaced",
+            "proposal_rejected",
+        ],
+        help_text="`proposal_ok`, `proposal_replaced`, `proposal_rejected`: a referee's "
+        "decision on a scorekeeper's proposed result (see `proposal`).",
+    )
+    applied = serializers.ChoiceField(
+        choices=[
+            "correct",
+            "incorrect",
+            "correction",
+            "proposal_ok",
+            "proposal_replaced",
+            "proposal_rejected",
+        ]
+    )
     note = serializers.CharField(allow_blank=True)
     override = serializers.BooleanField(help_text="The ruling differs from the engine's verdict.")
     correction = serializers.BooleanField(
@@ -90,7 +111,12 @@ class RulingSerializer(serializers.Serializer):
     previous_placements = serializers.DictField(
         child=serializers.IntegerField(),
         allow_null=True,
-        help_text="The placements a correction replaced; null for a knock.",
+        help_text="The placements a correction replaced (a decision on a proposed result: "
+        "the proposal's); null for a knock.",
+    )
+    proposal = serializers.BooleanField(
+        help_text="A decision on a proposed result: `placements` were recorded as the "
+        "result (null when only rejected), `previous_placements` were proposed."
     )
 
     class Meta:

@@ -9,6 +9,7 @@ from tournaments.api import (
     games,
     leagues,
     players,
+    proposals,
     registrations,
     rounds,
     rulings,
@@ -117,6 +118,21 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/rulings",
         rulings.TournamentRulingsApi.as_view(),
         name="tournament-rulings",
+    ),
+    path(
+        "games/<int:game_id>/proposal",
+        proposals.GameProposalApi.as_view(),
+        name="game-proposal",
+    ),
+    path(
+        "games/<int:game_id>/proposal/confirm",
+        proposals.GameProposalConfirmApi.as_view(),
+        name="game-proposal-confirm",
+    ),
+    path(
+        "games/<int:game_id>/proposal/reject",
+        proposals.GameProposalRejectApi.as_view(),
+        name="game-proposal-reject",
     ),
     path(
         "games/<int:game_id>/placements",

@@ -97,9 +97,14 @@ class RulingRow:
     override: bool
     #: a correction of the game's result (``ruling`` and ``applied``: ``correction``)
     correction: bool = False
-    #: a correction's new placements and those it replaced (player -> place)
+    #: a correction's new placements and those it replaced (player -> place); a
+    #: decision on a proposed result: the placements recorded (none when rejected) and
+    #: the proposal's
     placements: dict[str, int] | None = None
     previous_placements: dict[str, int] | None = None
+    #: a decision on a scorekeeper's proposed result (``ruling``: ``proposal_ok``,
+    #: ``proposal_replaced`` or ``proposal_rejected``)
+    proposal: bool = False
 
 
 def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
@@ -159,6 +164,7 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 correction=r.is_correction,
                 placements=_renamed(r.placements, shown_as),
                 previous_placements=_renamed(r.previous_placements, shown_as),
+                proposal=r.is_proposal,
             )
         )
     return rows
@@ -193,12 +199,14 @@ def ruling_row(*, ruling: Ruling) -> RulingRow:
         correction=ruling.is_correction,
         placements=ruling.placements,
         previous_placements=ruling.previous_placements,
+        proposal=ruling.is_proposal,
     )
 
 
 def game_rulings(*, game: Game) -> dict[int, Ruling]:
     """The game's rulings by the sequence of their event (for the game page): rulings
-    on knocks (their ``tock`` event) and corrections (their ``correction`` event)."""
+    on knocks (their ``tock`` event), corrections (their ``correction`` event) and a
+    confirmed or replaced proposed result (its ``end`` event)."""
     return {r.sequence: r for r in Ruling.objects.filter(game=game)}
 
 

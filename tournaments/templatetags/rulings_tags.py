@@ -64,6 +64,9 @@ def game_rulings_section(context: Any, game: Any, summary: Any = None) -> dict[s
     # only knocks a referee ruled on carry a "ruling": no query for a game without any
     ruled = any(k.get("ruling") for k in knocks.values())
     rulings = sorted(game_rulings(game=game).values(), key=lambda r: r.sequence) if ruled else []
+    # the knock rulings (a correction is listed above from the log; a decision on a
+    # proposed result is the log's end event and the rulings page's)
+    rulings = [r for r in rulings if not (r.is_correction or r.is_proposal)]
     return {
         "game": game,
         "corrections": corrections,
