@@ -557,71 +557,7 @@ class Ruling(models.Model):
         return self.applied != self.engine_verdict
 
 
-class ProposalStatus(models.TextChoices):
-    PENDING = "pending", _("Waiting for a referee")
-    CONFIRMED = "confirmed", _("Confirmed")
-    REJECTED = "rejected", _("Rejected")
-
-
-class ResultProposal(models.Model):
-    """Placements proposed for a game that a scorekeeper cannot finish by recording its
-    result (live scoring stopped: the log says the game is still in progress), waiting
-    for a referee or an organizer of the tournament to confirm them (the result is then
-    recorded through the choke point, an ``end`` event by the referee when the game has
-    a log) or to reject them (optionally replacing them with their own placements, with
-    a note). At most one pending proposal per game (a database constraint). Written
-    only by :mod:`tournaments.services.proposals`."""
-
-    game = models.ForeignKey(
-        Game, verbose_name=_("game"), on_delete=models.PROTECT, related_name="proposals"
-    )
-    tournament = models.ForeignKey(
-        Tournament,
-        verbose_name=_("tournament"),
-        null=True,
-        blank=True,
-        on_delete=models.CASCADE,
-        related_name="proposals",
-    )
-    placements = models.JSONField(_("proposed placements"))
-    #: The game's log length when proposed (what the proposer saw).
-    sequence = models.PositiveIntegerField(_("event"), default=0)
-    proposed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("proposed by"),
-        null=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    created_at = models.DateTimeField(_("proposed at"), default=timezone.now, db_index=True)
-    status = models.CharField(
-        _("status"),
-        max_length=16,
-        choices=ProposalStatus.choices,
-        default=ProposalStatus.PENDING,
-    )
-    decided_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("decided by"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="+",
-    )
-    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
-    note = models.TextField(_("note"), blank=True)
-
-    class Meta:
-        verbose_name = _("proposed result")
-        verbose_name_plural = _("proposed results")
-        ordering = ["created_at", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["game"],
-                condition=models.Q(status="pending"),
-                name="proposal_one_pending_per_game",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game} – {self.status}"
+# Proposed results live in their own module (this one holds the event's structure);
+# imported here so that Django finds them as models of this app.
+from tournaments.models_proposals import ProposalStatus as ProposalStatus  # noqa: E402
+from tournaments.models_proposals import ResultProposal as ResultProposal  # noqa: E402
