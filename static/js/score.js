@@ -88,6 +88,13 @@
   document.addEventListener("tock:live-updated", function () {
     if (busy) setBusy(true); // live.js swapped in fresh, enabled targets mid-send
     page.classList.remove("picking"); // a choice opened on the older page is gone
+    // A refresh of the same position (a late message about the event already shown)
+    // keeps the choice the scorekeeper just opened; a new position closes it.
+    if (picked && picked.sequence === pageSequence()) {
+      var key = page.querySelector('[data-pick="' + picked.id + '"]');
+      if (key) { openPick(key); return; }
+    }
+    picked = null;
   });
   window.addEventListener("online", function () { flush(); });
   window.addEventListener("offline", function () { showQueue(); });
@@ -326,10 +333,13 @@
   }
 
   // ------------------------------------------------------------------ choices
+  var picked = null; // the choice open now: {id, sequence}, kept across a same-position refresh
+
   function openPick(key) {
     closePick();
     var choice = document.getElementById(key.getAttribute("data-pick"));
     if (!choice) return;
+    picked = { id: key.getAttribute("data-pick"), sequence: pageSequence() };
     choice.hidden = false;
     key.setAttribute("aria-expanded", "true");
     page.classList.add("picking");
@@ -338,6 +348,7 @@
   }
 
   function closePick() {
+    picked = null;
     var opened = null;
     Array.prototype.forEach.call(page.querySelectorAll("[data-pick]"), function (key) {
       var choice = document.getElementById(key.getAttribute("data-pick"));
