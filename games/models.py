@@ -75,6 +75,10 @@ class Game(models.Model):
         _("result source"), max_length=16, choices=ResultSource.choices, default=ResultSource.NONE
     )
     result_version = models.PositiveIntegerField(_("result version"), default=0)
+    #: A placements result that the players of the table reported and confirmed
+    #: themselves (issue 23): neither verified by a log nor entered by staff alone.
+    #: Set only with a placements result, cleared when it is replaced.
+    players_confirmed = models.BooleanField(_("confirmed by the players"), default=False)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
     #: When the game was played: set once by the recording services, when its first
     #: event or its result is recorded (whichever comes first), and never moved by a
@@ -118,6 +122,18 @@ class Game(models.Model):
     @property
     def result_verified(self) -> bool:
         return self.result_source == ResultSource.LOG
+
+    @property
+    def result_trust(self) -> str:
+        """How far the result can be trusted, as pages, the API and the CSV say it:
+        ``verified`` (derived from the log), ``players`` (placements the table's
+        players confirmed), ``unverified`` (placements entered by staff), ``""`` (no
+        result)."""
+        if self.result_source == ResultSource.LOG:
+            return "verified"
+        if self.result_source == ResultSource.PLACEMENTS:
+            return "players" if self.players_confirmed else "unverified"
+        return ""
 
     @property
     def cache_is_fresh(self) -> bool:

@@ -120,6 +120,8 @@ def game_derived_state(*, game: Game) -> dict[str, Any]:
         "placements": game.placements,
         "result_source": game.result_source,
         "verified": game.result_verified,
+        "players_confirmed": game.players_confirmed,
+        "result_trust": game.result_trust,
         "finished_at": game.finished_at,
         "played_at": game.played_at,
         "summary": summary,

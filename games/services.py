@@ -364,7 +364,12 @@ def game_attach_log(
 
 
 def game_set_placements(
-    *, game: Game | int, placements: Any, user: Any, replace: bool = False
+    *,
+    game: Game | int,
+    placements: Any,
+    user: Any,
+    replace: bool = False,
+    confirmed_by_players: bool = False,
 ) -> RecordOutcome:
     """Record a result as placements only (unverified), for a game whose log is missing.
 
@@ -374,6 +379,8 @@ def game_set_placements(
     :class:`ResultConflict`: a result changes only by a ruling). The placements must
     cover exactly the game's players (:class:`ResultMismatch`); a game with no
     players yet takes them from the placements (in the given order).
+    ``confirmed_by_players``: the players of the table reported and confirmed these
+    placements themselves (``Game.players_confirmed``); a replacement clears the mark.
     """
     check_input_text(placements)
     with transaction.atomic():
@@ -398,6 +405,7 @@ def game_set_placements(
             game.players = players
             game.placements = places
             game.result_source = ResultSource.PLACEMENTS
+            game.players_confirmed = confirmed_by_players
             game.result_version += 1
             game.status = GameStatus.FINISHED
             if game.finished_at is None:

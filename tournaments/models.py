@@ -144,6 +144,11 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled", _("Cancelled")
 
 
+class ReportAgreement(models.TextChoices):
+    ALL = "all", _("Every player of the table with an account")
+    TWO = "two", _("The reporter and one other player")
+
+
 class Tournament(models.Model):
     """An event of a league."""
 
@@ -199,6 +204,19 @@ class Tournament(models.Model):
         _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
     )
     is_public = models.BooleanField(_("public"), default=True)
+    #: Results reported by the players (issue 23): who must agree before a report is
+    #: the result (:mod:`tournaments.services.reports`).
+    report_agreement = models.CharField(
+        _("players' reports need"),
+        max_length=16,
+        choices=ReportAgreement.choices,
+        default=ReportAgreement.ALL,
+        help_text=_(
+            "Who must agree before placements reported by a player of a table become its "
+            "result (players without an account, dropped and absent players are not "
+            "waited for)."
+        ),
+    )
     staff = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("staff"),
@@ -559,5 +577,7 @@ class Ruling(models.Model):
 
 # Proposed results live in their own module (this one holds the event's structure);
 # imported here so that Django finds them as models of this app.
+from tournaments.models_proposals import OPEN_STATUSES as OPEN_STATUSES  # noqa: E402
+from tournaments.models_proposals import ProposalOrigin as ProposalOrigin  # noqa: E402
 from tournaments.models_proposals import ProposalStatus as ProposalStatus  # noqa: E402
 from tournaments.models_proposals import ResultProposal as ResultProposal  # noqa: E402

@@ -6,6 +6,7 @@ from tournaments import (
     views,
     views_organize,
     views_referee,
+    views_report,
     views_score,
 )
 from tournaments.exports import views as export_views
@@ -65,6 +66,7 @@ urlpatterns = [
     path("players/<slug:handle>/", views.player_detail, name="player-detail"),
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/score/", views_score.game_score, name="game-score"),
+    path("games/<int:pk>/report/", views_report.game_report_page, name="game-report"),
     # referees (tournaments/views_referee.py)
     path("games/<int:pk>/referee/", views_referee.game_referee, name="game-referee"),
     path("tournaments/<int:pk>/referee/", views_referee.referee_home, name="referee"),

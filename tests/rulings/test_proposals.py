@@ -14,7 +14,7 @@ from games.models import GameEvent
 from tests.rulings import logs
 from tournaments.models import Player, ResultProposal, Round, Ruling, TournamentAudit
 from tournaments.permissions import SYSTEM
-from tournaments.services import game_record_log
+from tournaments.services import game_record_event, game_record_log
 from tournaments.services.progression import round_time_up
 
 pytestmark = pytest.mark.django_db
@@ -303,14 +303,37 @@ def test_hostile_proposals_are_4xx(game, simulated_log, as_user, body):
     assert not ResultProposal.objects.exists()
 
 
-def test_a_proposal_whose_game_ended_otherwise_leaves_the_referee_list(
+def test_time_up_holds_a_proposed_game_for_the_referee(
     game, staff, simulated_log, as_user, tournament, table
 ):
-    """The round's time up ends the game by the engine; nothing is left to confirm."""
-    live(game, simulated_log)
+    """The round's time up does not end a game whose proposed result waits: the referee
+    decides it (issue 23: "it goes to the referee list")."""
+    events = live(game, simulated_log)
     keeper = as_user("scorekeeper")
     assert keeper.post(api(game), {"placements": PROPOSED}, format="json").status_code == 201
     round_time_up(round=table.round, user=staff["organizer"])
+    game.refresh_from_db()
+    assert game.status == "in_progress" and game.last_sequence == len(events)
+    home = browser(staff["referee"]).get(reverse("tournaments:referee", args=[tournament.pk]))
+    assert "Proposed results" in home.content.decode()
+    audit = TournamentAudit.objects.filter(tournament=tournament, action="time_up").get()
+    assert audit.details["held"] == [game.pk]
+
+
+def test_a_proposal_whose_game_ended_otherwise_leaves_the_referee_list(
+    game, staff, simulated_log, as_user, tournament, table
+):
+    """The game ended by another way (an organizer's time-up event on the score page):
+    nothing is left to confirm."""
+    events = live(game, simulated_log)
+    keeper = as_user("scorekeeper")
+    assert keeper.post(api(game), {"placements": PROPOSED}, format="json").status_code == 201
+    game_record_event(
+        game=game,
+        event={"type": "end", "reason": "time"},
+        expected_sequence=len(events) + 1,
+        user=staff["organizer"],
+    )
     home = browser(staff["referee"]).get(reverse("tournaments:referee", args=[tournament.pk]))
     assert "Proposed results" not in home.content.decode()
     assert as_user("referee").post(api(game, "/confirm")).status_code == 409

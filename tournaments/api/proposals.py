@@ -37,7 +37,7 @@ from tournaments.services.proposals import (
 class ProposalSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=["pending", "confirmed", "rejected"])
+    status = serializers.ChoiceField(choices=["pending", "disputed", "confirmed", "rejected"])
     placements = serializers.DictField(
         child=serializers.IntegerField(), help_text="The proposed placements (player -> place)."
     )

@@ -101,6 +101,14 @@ class GameBriefSerializer(serializers.Serializer):
     placements = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     result_source = serializers.CharField()
     verified = serializers.BooleanField(source="result_verified")
+    players_confirmed = serializers.BooleanField(
+        help_text="Placements reported and confirmed by the table's players."
+    )
+    result_trust = serializers.ChoiceField(
+        choices=["verified", "players", "unverified", ""],
+        help_text="verified: from the log; players: confirmed by the players; "
+        "unverified: placements entered by staff; empty: no result.",
+    )
     last_sequence = serializers.IntegerField()
 
 
@@ -186,6 +194,14 @@ class GameStateSerializer(serializers.Serializer):
     placements = serializers.DictField(child=serializers.IntegerField(), allow_null=True)
     result_source = serializers.CharField()
     verified = serializers.BooleanField()
+    players_confirmed = serializers.BooleanField(
+        help_text="Placements reported and confirmed by the table's players."
+    )
+    result_trust = serializers.ChoiceField(
+        choices=["verified", "players", "unverified", ""],
+        help_text="verified: from the log; players: confirmed by the players; "
+        "unverified: placements entered by staff; empty: no result.",
+    )
     finished_at = serializers.DateTimeField(allow_null=True)
     played_at = serializers.DateTimeField(
         allow_null=True,

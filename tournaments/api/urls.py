@@ -11,6 +11,7 @@ from tournaments.api import (
     players,
     proposals,
     registrations,
+    reports,
     rounds,
     rulings,
     tournaments,
@@ -118,6 +119,12 @@ urlpatterns = [
         "tournaments/<int:tournament_id>/rulings",
         rulings.TournamentRulingsApi.as_view(),
         name="tournament-rulings",
+    ),
+    path("games/<int:game_id>/reports", reports.GameReportsApi.as_view(), name="game-reports"),
+    path(
+        "games/<int:game_id>/reports/accept",
+        reports.GameReportAcceptApi.as_view(),
+        name="game-reports-accept",
     ),
     path(
         "games/<int:game_id>/proposal",

@@ -80,9 +80,20 @@ def standings_export(*, tournament: Tournament, user: Any) -> Rows:
 
 def results_export(*, tournament: Tournament, user: Any) -> Rows:
     """Header and rows of every seat of every round: ``round, table, game_id, handle,
-    name, place, points, game_status`` (place and points empty until the game has a
-    result). Rounds, tables and seats in order. 4 queries."""
-    header = ["round", "table", "game_id", "handle", "name", "place", "points", "game_status"]
+    name, place, points, game_status, result`` (place and points empty until the game
+    has a result; ``result``: verified, players (confirmed by the table's players),
+    unverified, or empty). Rounds, tables and seats in order. 4 queries."""
+    header = [
+        "round",
+        "table",
+        "game_id",
+        "handle",
+        "name",
+        "place",
+        "points",
+        "game_status",
+        "result",
+    ]
     points_list = tournament_points(tournament)
     rows: list[list[Any]] = []
     for rnd in sorted(tournament_rounds_detail(tournament=tournament, user=user), key=_number):
@@ -101,6 +112,7 @@ def results_export(*, tournament: Tournament, user: Any) -> Rows:
                         placements.get(handle),
                         points.get(handle),
                         table.game.status,
+                        table.game.result_trust,
                     ]
                 )
     return header, rows

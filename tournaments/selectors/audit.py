@@ -29,7 +29,10 @@ def tournament_audit(*, tournament: Tournament, user: Any = None) -> list[AuditE
     ``checked_out``, ``dropped``,
     ``started``, ``round_seated``, ``round_finished``, ``round_reseated``, ``time_up``,
     ``no_show``, ``finished`` (``early`` when ended by hand), ``progress_failed``,
-    ``staff_added``, ``staff_removed``, ``staff_account_created``, ``staff_link_issued``.
+    ``staff_added``, ``staff_removed``, ``staff_account_created``, ``staff_link_issued``,
+    ``result_proposed`` and the proposal's decisions, ``report_made``,
+    ``report_replaced``, ``report_confirmed``, ``report_disputed``, ``report_accepted``,
+    ``report_accepted_by_staff`` (players' reports, :mod:`tournaments.services.reports`).
     With ``user``, only the tournament's organizers (else ``NotAllowed``); without it
     the caller has checked.
     """

@@ -98,9 +98,17 @@ def _round_finished(d: Mapping[str, Any], names: Names) -> str:
 
 def _time_up(d: Mapping[str, Any], names: Names) -> str:
     ended, voided = len(d.get("ended") or []), len(d.get("voided") or [])
-    return _(
+    text = _(
         "%(ended)d unfinished games ended as they stood, %(voided)d closed without a result."
     ) % {"ended": ended, "voided": voided}
+    held = len(d.get("held") or [])
+    if held:
+        text += " " + ngettext(
+            "%(n)d game with a proposed result left to a referee.",
+            "%(n)d games with a proposed result left to a referee.",
+            held,
+        ) % {"n": held}
+    return text
 
 
 def _no_show(d: Mapping[str, Any], names: Names) -> str:
@@ -144,6 +152,26 @@ def _staff_link(d: Mapping[str, Any], names: Names) -> str:
     return _("For %(member)s.") % {"member": d["member"]}
 
 
+def _places(placements: Any, names: Names) -> str:
+    ordered = sorted(placements.items(), key=lambda item: item[1])
+    return ", ".join(f"{place}. {_name(handle, names)}" for handle, place in ordered)
+
+
+def _report(d: Mapping[str, Any], names: Names) -> str:
+    return _("Table %(table)s, %(name)s: %(places)s.") % {
+        "table": d["table"],
+        "name": _name(d["player"], names),
+        "places": _places(d["placements"], names),
+    }
+
+
+def _report_accepted(d: Mapping[str, Any], names: Names) -> str:
+    return _("Table %(table)s: %(places)s.") % {
+        "table": d["table"],
+        "places": _places(d["placements"], names),
+    }
+
+
 #: One sentence per action (the actions of ``tournaments.selectors.audit``).
 SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "created": _created,
@@ -165,6 +193,12 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "staff_removed": _staff_removed,
     "staff_account_created": _staff_account,
     "staff_link_issued": _staff_link,
+    "report_made": _report,
+    "report_replaced": _report,
+    "report_confirmed": _report,
+    "report_disputed": _report,
+    "report_accepted": _report_accepted,
+    "report_accepted_by_staff": _report_accepted,
 }
 
 
@@ -203,6 +237,8 @@ def _handles(value: Any) -> Iterable[str]:
     elif isinstance(value, list):
         for v in value:
             yield from _handles(v)
+    elif isinstance(value, dict):  # placements: handle -> place
+        yield from (k for k in value if isinstance(k, str))
 
 
 def audit_names(rows: Iterable[Mapping[str, Any] | None]) -> dict[str, str]:

@@ -54,6 +54,16 @@ AUDIT_ACTIONS = {
     "staff_removed": gettext_lazy("Staff removed"),
     "staff_account_created": gettext_lazy("Staff account created"),
     "staff_link_issued": gettext_lazy("New set-password link for a staff member"),
+    "result_proposed": gettext_lazy("Result proposed"),
+    "result_proposal_replaced": gettext_lazy("Proposed result changed"),
+    "result_proposal_confirmed": gettext_lazy("Proposed result confirmed"),
+    "result_proposal_rejected": gettext_lazy("Proposed result rejected"),
+    "report_made": gettext_lazy("Result reported by a player"),
+    "report_replaced": gettext_lazy("Report changed by its player"),
+    "report_confirmed": gettext_lazy("Report confirmed by a player"),
+    "report_disputed": gettext_lazy("Report disputed by a player"),
+    "report_accepted": gettext_lazy("Report accepted: the players agreed"),
+    "report_accepted_by_staff": gettext_lazy("Report accepted by staff"),
 }
 
 

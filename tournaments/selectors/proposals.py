@@ -10,7 +10,7 @@ from typing import Any
 from games.models import Game, GameStatus, ResultSource
 from games.selectors import game_get
 from tournaments.errors import NotFound
-from tournaments.models import Player, ProposalStatus, ResultProposal, Table, Tournament
+from tournaments.models import OPEN_STATUSES, Player, ResultProposal, Table, Tournament
 from tournaments.permissions import ensure_can_record_game
 
 
@@ -36,6 +36,11 @@ class ProposalRow:
     plays: bool = False
     #: the players' display names in seat order (the referee's replace form)
     seat_names: tuple[str, ...] = ()
+    #: "staff" (a scorekeeper stopped live scoring) or "players" (a players' report)
+    origin: str = "staff"
+    #: a players' report: each version of the placements with who gave it,
+    #: ``(names, places)`` (the report's own version first), so a referee sees who said what
+    versions: tuple[tuple[tuple[str, ...], tuple[tuple[int, str, str], ...]], ...] = ()
 
 
 def _row(
@@ -63,6 +68,24 @@ def _row(
         round=table.round.number if table else None,
         plays=plays,
         seat_names=tuple(names.get(h, h) for h in proposal.game.players or ()),
+        origin=proposal.origin,
+        versions=_versions(proposal, placements, names),
+    )
+
+
+def _versions(
+    proposal: ResultProposal, placements: dict[str, int], names: dict[str, str]
+) -> tuple[tuple[tuple[str, ...], tuple[tuple[int, str, str], ...]], ...]:
+    """The versions of a players' report, the report's own first, each with who gave it."""
+    groups: dict[str, tuple[dict[str, int], list[str]]] = {}
+    for handle, vote in (proposal.votes or {}).items():
+        given = dict(vote.get("placements") or {})
+        key = repr(sorted(given.items()))
+        groups.setdefault(key, (given, []))[1].append(names.get(handle, handle))
+    ordered = sorted(groups.values(), key=lambda g: g[0] != placements)
+    return tuple(
+        (tuple(who), tuple(sorted((v, names.get(h, h), h) for h, v in given.items())))
+        for given, who in ordered
     )
 
 
@@ -79,7 +102,7 @@ def tournament_pending_proposals(*, tournament: Tournament, user: Any) -> list[P
     proposals = list(
         ResultProposal.objects.filter(
             tournament=tournament,
-            status=ProposalStatus.PENDING,
+            status__in=OPEN_STATUSES,
             game__result_source=ResultSource.NONE,
             game__status__in=[GameStatus.PENDING, GameStatus.IN_PROGRESS],
         )
@@ -118,7 +141,7 @@ def game_pending_proposal(*, game: Game, names: dict[str, str] | None = None) ->
     """The game's pending proposal (``None`` without one), for the score page (the
     caller checks the role)."""
     proposal = (
-        ResultProposal.objects.filter(game=game, status=ProposalStatus.PENDING)
+        ResultProposal.objects.filter(game=game, status__in=OPEN_STATUSES)
         .select_related("proposed_by", "decided_by")
         .first()
     )

@@ -249,9 +249,7 @@ def ruling_names(*, rows: list[RulingRow]) -> dict[str, str]:
         handles.update(h for h in (r.knocker, r.against) if h)
         handles.update(r.placements or ())
         handles.update(r.previous_placements or ())
-    names = dict(
-        Player.objects.filter(handle__in=handles).values_list("handle", "display_name")
-    )
+    names = dict(Player.objects.filter(handle__in=handles).values_list("handle", "display_name"))
     for handle in handles - names.keys():
         number = handle.removeprefix("Player-")
         if handle.startswith("Player-") and number.isdigit():

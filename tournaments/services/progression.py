@@ -63,13 +63,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import DomainError
-from games.models import Game, ResultSource
+from games.models import OVER_STATUSES, Game, ResultSource
 from outbox.services import outbox_record
 from tournaments.errors import InvalidState
 from tournaments.models import (
+    OPEN_STATUSES,
     NoShow,
     Player,
     Registration,
+    ResultProposal,
     Round,
     RoundStatus,
     Seat,
@@ -377,7 +379,9 @@ def round_time_up(*, round: Round, user: Any) -> Round:
     Every unfinished game that has an event gets ``{"type": "end", "reason": "time"}``
     recorded by SYSTEM through the recording choke point (the engine places the players
     from the current state); every game with no event is closed without a result
-    (:func:`games.services.game_void`: no points, not rated). The round then completes
+    (:func:`games.services.game_void`: no points, not rated), except a game whose
+    result is proposed or reported and waiting (pending or disputed): it stays on the
+    referee list, and the round completes when a referee decides it. The round then completes
     (and progression follows as after any last result). Only a running round
     (:class:`InvalidState`); all or nothing. Audit: ``time_up`` with the games ended and
     voided.
@@ -387,9 +391,17 @@ def round_time_up(*, round: Round, user: Any) -> Round:
         tournament, rnd = _lock_round(round.pk)
         if rnd.status != RoundStatus.RUNNING or tournament.status in _OVER:
             raise InvalidState(_("The round is not running."))
-        ended, voided = [], []
+        ended, voided, held = [], [], []
+        waiting = set(
+            ResultProposal.objects.filter(
+                game__table__round=rnd, status__in=OPEN_STATUSES
+            ).values_list("game_id", flat=True)
+        )
         for game in Game.objects.filter(table__round=rnd).order_by("table__number"):
             if game.is_over or game.placements is not None:
+                continue
+            if game.pk in waiting:  # a proposed or reported result: the referee decides
+                held.append(game.pk)
                 continue
             if game.last_sequence == 0:
                 recording.game_record_void(game=game, user=SYSTEM, within=True)
@@ -410,6 +422,7 @@ def round_time_up(*, round: Round, user: Any) -> Round:
             action="time_up",
             ended=ended,
             voided=voided,
+            **({"held": held} if held else {}),
         )
         _refresh(tournament, rnd, SYSTEM)
     return rnd
@@ -546,6 +559,18 @@ def round_progress_from_outbox(*, round_id: int) -> None:
         )
 
 
+def _time_up_has_work(rnd: Round) -> bool:
+    """Whether ending ``rnd`` for time would end or void a game: one without a result
+    and without a proposed or reported result waiting for a referee (those are held, so
+    the sweep does not end the round again every minute while a referee decides)."""
+    return (
+        Game.objects.filter(table__round=rnd, placements__isnull=True)
+        .exclude(status__in=OVER_STATUSES)
+        .exclude(proposals__status__in=OPEN_STATUSES)
+        .exists()
+    )
+
+
 def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
     """What Celery beat runs every minute, for running tournaments with automatic
     progression: a last round whose deadline has passed is ended
@@ -568,6 +593,7 @@ def progression_sweep(*, now: dt.datetime | None = None) -> list[int]:
                     last.status == RoundStatus.RUNNING
                     and last.deadline is not None
                     and last.deadline <= now
+                    and _time_up_has_work(last)
                 ):
                     round_time_up(round=last, user=SYSTEM)
                     touched.append(last.pk)

@@ -54,7 +54,15 @@ from games.selectors import game_get
 from games.services import locked_game
 from outbox.changes import RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed, NotFound
-from tournaments.models import ProposalStatus, ResultProposal, Ruling, RulingChoice, Table
+from tournaments.models import (
+    OPEN_STATUSES,
+    ProposalOrigin,
+    ProposalStatus,
+    ResultProposal,
+    Ruling,
+    RulingChoice,
+    Table,
+)
 from tournaments.permissions import (
     ensure_can_record_game,
     ensure_can_referee_game,
@@ -120,11 +128,15 @@ def result_propose(*, game: Game | int | str, placements: Any, user: Any) -> Res
             kind=locked.kind, players=list(locked.players or []), placements=placements
         )
         pending = ResultProposal.objects.select_for_update().filter(
-            game=locked, status=ProposalStatus.PENDING
+            game=locked, status__in=OPEN_STATUSES
         )
         proposal = pending.first()
         if proposal is not None:
-            if _actor(user) is None or proposal.proposed_by_id != user.pk:
+            if (
+                _actor(user) is None
+                or proposal.proposed_by_id != user.pk
+                or proposal.origin != ProposalOrigin.STAFF
+            ):
                 raise ResultConflict(
                     _(
                         "A proposed result for this game is already waiting for a referee; "
@@ -168,7 +180,7 @@ def _pending(game: Game) -> ResultProposal:
     """The game's pending proposal, its row locked (else 404)."""
     proposal = (
         ResultProposal.objects.select_for_update()
-        .filter(game=game, status=ProposalStatus.PENDING)
+        .filter(game=game, status__in=OPEN_STATUSES)
         .first()
     )
     if proposal is None:

@@ -295,17 +295,26 @@ def game_record_log(
 
 
 def game_record_placements(
-    *, game: Game | int | str, placements: Any, user: Any, within: bool = False
+    *,
+    game: Game | int | str,
+    placements: Any,
+    user: Any,
+    within: bool = False,
+    confirmed_by_players: bool = False,
 ) -> RecordOutcome:
     """Record placements only (see :func:`games.services.game_set_placements`): the
     same placements again change nothing; different ones for a game that has a result
     are refused (409) whoever sends them: a referee corrects a result on the referee
-    page, with a note (:func:`tournaments.services.rulings.result_correction_record`)."""
+    page, with a note (:func:`tournaments.services.rulings.result_correction_record`).
+    ``confirmed_by_players``: the table's players agreed on them (a players' report,
+    :mod:`tournaments.services.reports`)."""
     return _write(
         game=_recordable(game=game, user=user),
         user=user,
         events=[],
-        write=lambda g: game_services.game_set_placements(game=g, placements=placements, user=user),
+        write=lambda g: game_services.game_set_placements(
+            game=g, placements=placements, user=user, confirmed_by_players=confirmed_by_players
+        ),
         within=within,
     )
 
