@@ -138,9 +138,7 @@ def test_unlinked_dropped_and_absent_players_are_not_waited_for(game, phones, pl
 
 
 def test_a_no_show_is_not_waited_for(game, phones, table):
-    NoShow.objects.create(
-        round=table.round, table=table, player=Player.objects.get(handle="dan")
-    )
+    NoShow.objects.create(round=table.round, table=table, player=Player.objects.get(handle="dan"))
     for handle in ("ann", "bob"):
         report(phones[handle], game)
     assert report(phones["cat"], game).json()["status"] == "accepted"
@@ -199,9 +197,7 @@ def test_bad_placements_are_refused_with_the_placements_check(game, phones):
 
 
 def test_a_game_recorded_live_takes_no_report(game, phones, simulated_log):
-    game_record_event(
-        game=game, event=simulated_log(seed=7)[0], expected_sequence=1, user=SYSTEM
-    )
+    game_record_event(game=game, event=simulated_log(seed=7)[0], expected_sequence=1, user=SYSTEM)
     assert report(phones["ann"], game).status_code == 409
     assert not ResultProposal.objects.filter(game=game).exists()
 
