@@ -129,6 +129,8 @@ class Game(models.Model):
         ``verified`` (derived from the log), ``players`` (placements the table's
         players confirmed), ``unverified`` (placements entered by staff), ``""`` (no
         result)."""
+        if self.placements is None:
+            return ""
         if self.result_source == ResultSource.LOG:
             return "verified"
         if self.result_source == ResultSource.PLACEMENTS:

@@ -62,7 +62,15 @@ TOURNAMENT_INTERVAL = 1.0
 #: ``resync`` message and fetches them from ``GET /api/games/<id>/events?after=N``.
 MAX_BACKLOG = 200
 #: What may appear in a tournament message's ``changed`` (anything else is dropped).
-TOURNAMENT_CHANGES = ("results", "seating", "rounds", "status", "clock", "registrations")
+TOURNAMENT_CHANGES = (
+    "results",
+    "seating",
+    "rounds",
+    "status",
+    "clock",
+    "registrations",
+    "proposals",
+)
 
 
 # --------------------------------------------------------------------------- who is listening

@@ -81,6 +81,13 @@ LIVE_CHANGES: dict[str, list[str]] = {
     "result_proposal_replaced": ["proposals"],
     "result_proposal_confirmed": ["proposals"],
     "result_proposal_rejected": ["proposals"],
+    # players' reports (the table's report page, the referee list)
+    "report_made": ["proposals"],
+    "report_replaced": ["proposals"],
+    "report_confirmed": ["proposals"],
+    "report_disputed": ["proposals"],
+    "report_accepted": ["proposals"],
+    "report_accepted_by_staff": ["proposals"],
 }
 
 

@@ -13,7 +13,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Seeding, Tournament, TournamentFormat
+from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentFormat
 from tournaments.services.registration import MAX_ENTRIES, MAX_HANDLE, MAX_NAME, handle_problem
 
 #: Largest CSV upload accepted (bytes): 1,000 players of 140 characters fit easily.
@@ -126,6 +126,16 @@ class TournamentSettingsForm(forms.Form):
         label=_("Seeding of round 1"), choices=Seeding.choices, initial=Seeding.RATING
     )
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+    report_agreement = forms.ChoiceField(
+        label=_("Results reported by the players need"),
+        choices=ReportAgreement.choices,
+        initial=ReportAgreement.ALL,
+        required=False,  # not sent: the default (or the tournament's setting, unchanged)
+        help_text=_(
+            "Players report their table's placements from their phones; the result is "
+            "stored once these players have agreed."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -170,6 +180,7 @@ class TournamentSettingsForm(forms.Form):
             "auto_progress": tournament.auto_progress,
             "seeding": tournament.seeding,
             "is_public": tournament.is_public,
+            "report_agreement": tournament.report_agreement,
         }
         return cls(data, initial=initial)
 
@@ -179,6 +190,8 @@ class TournamentSettingsForm(forms.Form):
         data = dict(self.cleaned_data)
         if not data.get("table_sizes"):
             data.pop("table_sizes", None)
+        if not data.get("report_agreement"):
+            data.pop("report_agreement", None)
         return data
 
     def changed_kwargs(self, tournament: Tournament) -> dict[str, Any]:
@@ -197,6 +210,7 @@ class TournamentSettingsForm(forms.Form):
             "auto_progress": tournament.auto_progress,
             "seeding": tournament.seeding,
             "is_public": tournament.is_public,
+            "report_agreement": tournament.report_agreement,
         }
         return {k: v for k, v in data.items() if current.get(k) != v}
 

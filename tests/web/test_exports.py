@@ -148,7 +148,8 @@ def test_results_csv(client):
     assert response["Content-Disposition"] == 'attachment; filename="club-friday-results.csv"'
     rows = read_csv(response)
     assert rows[0] == [
-        "round", "table", "game_id", "handle", "name", "place", "points", "game_status"
+        "round", "table", "game_id", "handle", "name", "place", "points", "game_status",
+        "result",
     ]  # fmt: skip
     assert len(rows) == 9
     game_id = str(rnd.tables.get(number=2).game_id)
@@ -161,12 +162,17 @@ def test_results_csv(client):
         "1",
         "4",
         "finished",
+        "unverified",
     ]
-    assert rows[8][5:] == ["4", "0", "finished"]
+    assert rows[8][5:] == ["4", "0", "finished", "unverified"]
+    # Placements the players of the table confirmed say so.
+    Game.objects.filter(pk=game_id).update(players_confirmed=True)
+    rows = read_csv(client.get(reverse("tournaments:tournament-results-csv", args=[tournament.pk])))
+    assert rows[5][8] == "players"
     # A game without a result: place and points stay empty.
     Game.objects.filter(pk=game_id).update(placements=None, status="in_progress")
     rows = read_csv(client.get(reverse("tournaments:tournament-results-csv", args=[tournament.pk])))
-    assert rows[5][5:] == ["", "", "in_progress"]
+    assert rows[5][5:] == ["", "", "in_progress", ""]
 
 
 # --------------------------------------------------------------------------- players

@@ -24,7 +24,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.api.tournaments import TournamentDetailOutput, tournament_output
-from tournaments.models import Seeding
+from tournaments.models import ReportAgreement, Seeding
 from tournaments.selectors import (
     league_detail,
     league_get_visible,
@@ -101,6 +101,7 @@ class LeagueTournamentListApi(ApiView):
         advance = serializers.IntegerField(required=False)
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
+        report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

@@ -42,6 +42,11 @@ class TournamentSerializer(serializers.Serializer):
     )
     rounds_count = serializers.IntegerField(help_text="Deprecated: same as `rounds`.")
     is_public = serializers.BooleanField()
+    report_agreement = serializers.CharField(
+        help_text="Who must agree on a players' report before it is the result: `all` "
+        "(every player of the table with an account still in the event) or `two` (the "
+        "reporter and one other)."
+    )
 
 
 # Renders a :class:`ratings.selectors.RatingEntry` (comment, not docstring: no schema change).

@@ -19,7 +19,7 @@ from tournaments.api.base import (
 )
 from tournaments.api.pagination import PAGE_PARAMETERS
 from tournaments.api.serializers import StandingRowSerializer, TournamentSerializer
-from tournaments.models import Seeding, Tournament, TournamentStatus
+from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentStatus
 from tournaments.selectors import (
     league_get_visible,
     tournament_audit,
@@ -100,6 +100,7 @@ class TournamentDetailApi(ApiView):
         advance = serializers.IntegerField(required=False)
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
+        report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

@@ -23,6 +23,7 @@ from tournaments.models import (
     League,
     Player,
     Registration,
+    ReportAgreement,
     Role,
     Seeding,
     Tournament,
@@ -237,6 +238,14 @@ def validate_scoring(
     return points, order
 
 
+def _check_report_agreement(value: Any) -> None:
+    if value not in ReportAgreement.values:
+        raise InvalidConfiguration(
+            _("Unknown rule for players' reports %(value)r: use %(choices)s.")
+            % {"value": value, "choices": ", ".join(ReportAgreement.values)}
+        )
+
+
 def tournament_create(
     *,
     league: League,
@@ -257,6 +266,7 @@ def tournament_create(
     tiebreaks: Sequence[str] | None = None,
     is_public: bool = True,
     status: str = TournamentStatus.REGISTRATION,
+    report_agreement: str = ReportAgreement.ALL,
     table_size: int | None = None,
     rounds_count: int | None = None,
     user: Any,
@@ -267,10 +277,12 @@ def tournament_create(
     (``swiss`` | ``elimination`` | ``swiss_cut``; the former ``random`` is accepted as
     Swiss with ``seeding="random"``), ``table_sizes`` (preferred first; default: 4, then
     every other size the game allows, nearest first), ``rounds`` (Swiss rounds), ``cut``,
-    ``advance``, ``round_minutes``, ``auto_progress``, ``seeding``. The former names
+    ``advance``, ``round_minutes``, ``auto_progress``, ``seeding``, ``report_agreement``
+    (who must agree on a players' report: ``all`` or ``two``). The former names
     ``table_size`` (= ``table_sizes`` around that size) and ``rounds_count`` are accepted.
     """
     ensure_can_manage_league(user=user, league=league)
+    _check_report_agreement(report_agreement)
     lo, hi = table_size_limits(kind=league.kind)
     if table_sizes is None:
         preferred = 4 if table_size is None else table_size
@@ -323,6 +335,7 @@ def tournament_create(
             tiebreaks=order,
             is_public=is_public,
             status=status,
+            report_agreement=report_agreement,
         )
         if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
@@ -348,6 +361,7 @@ _UPDATABLE = {
     "tiebreaks",
     "is_public",
     "status",
+    "report_agreement",
 }
 #: Settings that decide how players are seated: fixed once round 1 is seated.
 _SEATING = {"table_sizes", "table_size", "format", "seeding"}
@@ -410,6 +424,8 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
         round_minutes=fields.get("round_minutes", tournament.round_minutes),
         seeding=fields.get("seeding", tournament.seeding),
     )
+    if "report_agreement" in fields:
+        _check_report_agreement(fields["report_agreement"])
     if "status" in fields and fields["status"] not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": fields["status"]})
     if "rounds" in fields:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.permissions import user_can_record_game, user_is_signed_in
+from tournaments.permissions import user_can_record_game, user_is_signed_in, user_plays_in_game
 
 register = template.Library()
 
@@ -22,3 +22,16 @@ def user_may_record(context: template.Context, game: Any) -> bool:
     if game is None or user is None or not user_is_signed_in(user=user):
         return False
     return user_can_record_game(user=user, game=game)
+
+
+@register.simple_tag(takes_context=True)
+def user_may_report(context: template.Context, game: Any) -> bool:
+    """Whether the visitor plays in ``game`` (a tournament game without a log and
+    without a result): the game page then links to the table's report page."""
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if game is None or user is None or not user_is_signed_in(user=user):
+        return False
+    if game.last_sequence or game.placements is not None or game.is_over:
+        return False
+    return user_plays_in_game(user=user, game=game)
