@@ -581,3 +581,4 @@ from tournaments.models_proposals import OPEN_STATUSES as OPEN_STATUSES  # noqa:
 from tournaments.models_proposals import ProposalOrigin as ProposalOrigin  # noqa: E402
 from tournaments.models_proposals import ProposalStatus as ProposalStatus  # noqa: E402
 from tournaments.models_proposals import ResultProposal as ResultProposal  # noqa: E402
+from tournaments.models_seasons import Season as Season  # noqa: E402

@@ -18,6 +18,17 @@ urlpatterns = [
     path("leagues/", views.league_list_page, name="league-list"),
     path("leagues/<slug:slug>/", views.league_detail, name="league-detail"),
     path("leagues/<slug:slug>/calendar.ics", export_views.league_calendar, name="league-calendar"),
+    path(
+        "leagues/<slug:slug>/seasons/<int:season_id>/",
+        views.league_season,
+        name="league-season",
+    ),
+    path(
+        "leagues/<slug:slug>/seasons/<int:season_id>/standings.csv",
+        export_views.season_standings_csv,
+        name="league-season-csv",
+    ),
+    path("leagues/<slug:slug>/seasons/new/", views_organize.season_new, name="league-season-new"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
     # the organizer's pages (tournaments/views_organize.py)
     path(

@@ -27,6 +27,7 @@ from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.game_page import game_page_context
 from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
+from tournaments.permissions import user_can_manage_league
 from tournaments.selectors import (
     game_view_for,
     home_tournaments,
@@ -42,6 +43,12 @@ from tournaments.selectors import (
     tournament_rounds_with_tables,
 )
 from tournaments.selectors.player_page import player_page
+from tournaments.selectors.seasons import (
+    league_seasons,
+    season_current,
+    season_get,
+    season_standings,
+)
 from tournaments.selectors.standings_cache import tournament_standings_cached
 from tournaments.selectors.tournament_page import (
     STANDINGS_FIRST,
@@ -97,7 +104,11 @@ def league_list_page(request: HttpRequest) -> HttpResponse:
 
 @_hidden_as_404
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    """A league: its current season's table (earlier seasons on their own pages), its
+    tournaments and its best-rated players."""
     league = league_get_visible(slug=slug, user=request.user)
+    seasons = league_seasons(league=league)
+    current = season_current(league=league, seasons=seasons)
     return render(
         request,
         "tournaments/league_detail.html",
@@ -105,6 +116,27 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "tournaments": list(tournament_list_visible(user=request.user, league=league)),
             "top_ratings": league_top_ratings_shown(league=league, user=request.user),
+            "seasons": seasons,
+            "standing": season_standings(season=current, user=request.user) if current else None,
+            "may_manage": user_can_manage_league(user=request.user, league=league),
+        },
+    )
+
+
+def league_season(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """One season's table, with every tournament of the season."""
+    league = league_get_visible(slug=slug, user=request.user)
+    try:
+        season = season_get(league=league, season_id=season_id)
+    except NotFound as exc:
+        raise Http404() from exc
+    return render(
+        request,
+        "tournaments/season.html",
+        {
+            "league": league,
+            "seasons": league_seasons(league=league),
+            "standing": season_standings(season=season, user=request.user),
         },
     )
 

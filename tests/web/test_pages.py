@@ -28,7 +28,7 @@ TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 MAX_QUERIES = {
     "home": 4,
     "leagues": 3,
-    "league": 5,
+    "league": 6,  # the seasons (a season's table: ~5 more per finished tournament)
     "tournament": 10,
     "players": 4,
     "player": 6,

@@ -14,6 +14,7 @@ from tournaments.api import (
     reports,
     rounds,
     rulings,
+    seasons,
     tournaments,
 )
 from tournaments.staff import api as staff
@@ -24,6 +25,12 @@ urlpatterns = [
     path("auth/token", auth.TokenObtainApi.as_view(), name="auth-token"),
     path("leagues", leagues.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<slug:slug>", leagues.LeagueDetailApi.as_view(), name="league-detail"),
+    path("leagues/<slug:slug>/seasons", seasons.LeagueSeasonsApi.as_view(), name="league-seasons"),
+    path(
+        "leagues/<slug:slug>/standings",
+        seasons.LeagueStandingsApi.as_view(),
+        name="league-standings",
+    ),
     path(
         "leagues/<slug:slug>/tournaments",
         leagues.LeagueTournamentListApi.as_view(),

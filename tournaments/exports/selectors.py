@@ -26,6 +26,7 @@ from tournaments.models import (
     Registration,
     Round,
     RoundStatus,
+    Season,
     Tournament,
     TournamentStatus,
 )
@@ -118,6 +119,29 @@ def results_export(*, tournament: Tournament, user: Any) -> Rows:
     return header, rows
 
 
+def season_export(*, standing: Any) -> Rows:
+    """Header and rows of a season table (:class:`~tournaments.selectors.seasons.SeasonStanding`):
+    ``rank, handle, name, points, events, played``, then one column per tournament of the
+    season, named ``t<id>`` (its season points for the player; empty: not played; in
+    brackets: played but not among the best N)."""
+    tournaments = [t for t in standing.tournaments if t[3]]
+    header = ["rank", "handle", "name", "points", "events", "played"] + [
+        f"t{tid}" for tid, *_rest in tournaments
+    ]
+    rows: list[list[Any]] = []
+    for row in standing.rows:
+        got = {c.tournament: c for c in row.results}
+        cells: list[Any] = []
+        for tid, *_rest in tournaments:
+            c = got.get(tid)
+            points = "" if c is None else f"{c.points:g}"
+            cells.append(points if c is None or c.counted else f"({points})")
+        rows.append(
+            [row.rank, row.player, row.name, f"{row.points:g}", row.events, row.played, *cells]
+        )
+    return header, rows
+
+
 def _number(rnd: Round) -> int:
     return rnd.number
 
@@ -195,12 +219,15 @@ def league_calendar_events(
     """The league's tournaments the user may see (all-day events from ``starts_on`` to
     ``ends_on``) and their rounds (when each was played, :func:`round_span`: every
     round has a start and an end). ``url_of`` gives a tournament's absolute page
-    address; ``host`` makes the UIDs globally unique. 2 queries."""
+    address; ``host`` makes the UIDs globally unique. A tournament of a season names
+    the season in its description. 3 queries."""
     tournaments = list(tournament_list_visible(user=user, league=league))
     by_id = {t.pk: t for t in tournaments}
+    seasons = list(Season.objects.filter(league=league).order_by("starts_on"))
     events: list[CalendarEvent] = []
     for t in tournaments:
         last = t.ends_on if t.ends_on and t.ends_on >= t.starts_on else t.starts_on
+        season = next((s for s in seasons if s.starts_on <= t.starts_on <= s.ends_on), None)
         events.append(
             CalendarEvent(
                 uid=f"tournament-{t.pk}@{host}",
@@ -209,7 +236,8 @@ def league_calendar_events(
                 end=last + dt.timedelta(days=1),
                 url=url_of(t),
                 location=t.venue,
-                description=league.name,
+                # a tournament of a season says so (the season's table counts it)
+                description=f"{league.name} – {season.name}" if season else league.name,
                 status=_STATUS.get(t.status, "CONFIRMED"),
             )
         )

@@ -27,10 +27,12 @@ from tournaments.exports.selectors import (
     league_calendar_events,
     players_export,
     results_export,
+    season_export,
     standings_export,
 )
 from tournaments.models import Tournament
 from tournaments.selectors import league_get_visible, tournament_get_visible
+from tournaments.selectors.seasons import season_get, season_standings
 from tournaments.staff.views import organizer_tournament
 
 
@@ -58,6 +60,23 @@ def _csv(tournament: Tournament, what: str, rows: Rows) -> HttpResponse:
         content_type="text/csv; charset=utf-8",
         # Slugs only (letters, digits, - and _): safe in a header without quoting rules.
         filename=f"{tournament.league.slug}-{tournament.slug}-{what}.csv",
+    )
+
+
+@_not_found_as_404
+def season_standings_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """A season's table as CSV: ``rank, handle, name, points, events, played`` and one
+    column per tournament of the season (the season points it gave the player; empty:
+    not played; in brackets: played but not among the best N)."""
+    league = league_get_visible(slug=slug, user=request.user)
+    standing = season_standings(
+        season=season_get(league=league, season_id=season_id), user=request.user
+    )
+    header, rows = season_export(standing=standing)
+    return _download(
+        body=csv_text(header=header, rows=rows),
+        content_type="text/csv; charset=utf-8",
+        filename=f"{league.slug}-season-{standing.season.pk}.csv",
     )
 
 

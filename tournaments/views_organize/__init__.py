@@ -35,8 +35,10 @@ from tournaments.views_organize.players import (
     organize_player_add,
     organize_players_csv,
 )
+from tournaments.views_organize.seasons import season_new
 
 __all__ = [
+    "season_new",
     "organize",
     "organize_audit",
     "organize_check_in_all",
