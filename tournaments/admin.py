@@ -26,6 +26,7 @@ from tournaments.models import (
     ResultProposal,
     Round,
     Ruling,
+    Season,
     Seat,
     Table,
     Tournament,
@@ -211,8 +212,16 @@ class ResultProposalAdmin(admin.ModelAdmin):
     """Proposed results are written and decided by the proposals service only (the
     decision records the result through the choke point): read-only here."""
 
-    list_display = ("created_at", "tournament", "game", "status", "proposed_by", "decided_by")
-    list_filter = ("status",)
+    list_display = (
+        "created_at",
+        "tournament",
+        "game",
+        "origin",
+        "status",
+        "proposed_by",
+        "decided_by",
+    )
+    list_filter = ("status", "origin")
     raw_id_fields = ("game", "tournament", "proposed_by", "decided_by")
 
     def has_add_permission(self, request, obj=None) -> bool:
@@ -222,4 +231,18 @@ class ResultProposalAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons are written by the seasons service (its overlap rule): read-only here."""
+
+    list_display = ("league", "name", "starts_on", "ends_on", "best_of")
+    list_filter = ("league",)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
         return False

@@ -13,7 +13,13 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentFormat
+from tournaments.models import (
+    ReportAgreement,
+    Seeding,
+    Tournament,
+    TournamentFormat,
+    UnevenPlayers,
+)
 from tournaments.services.registration import MAX_ENTRIES, MAX_HANDLE, MAX_NAME, handle_problem
 
 #: Largest CSV upload accepted (bytes): 1,000 players of 140 characters fit easily.
@@ -126,6 +132,27 @@ class TournamentSettingsForm(forms.Form):
         label=_("Seeding of round 1"), choices=Seeding.choices, initial=Seeding.RATING
     )
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
+    uneven_players = forms.ChoiceField(
+        label=_("When the players do not fill the tables"),
+        choices=UnevenPlayers.choices,
+        required=False,
+        initial=UnevenPlayers.REFUSE,
+    )
+    bye_points = forms.FloatField(
+        label=_("Points of a bye"),
+        min_value=0,
+        max_value=1000,
+        required=False,
+        help_text=_("Empty: the points of a win at a table."),
+    )
+    max_players = forms.IntegerField(
+        label=_("Maximum number of players"),
+        min_value=2,
+        max_value=100_000,
+        required=False,
+        help_text=_("Empty: no limit. Registrations past it join a waitlist, in order."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
     report_agreement = forms.ChoiceField(
         label=_("Results reported by the players need"),
         choices=ReportAgreement.choices,
@@ -181,6 +208,9 @@ class TournamentSettingsForm(forms.Form):
             "seeding": tournament.seeding,
             "is_public": tournament.is_public,
             "report_agreement": tournament.report_agreement,
+            "max_players": tournament.max_players,
+            "uneven_players": tournament.uneven_players,
+            "bye_points": tournament.bye_points,
         }
         return cls(data, initial=initial)
 
@@ -190,8 +220,9 @@ class TournamentSettingsForm(forms.Form):
         data = dict(self.cleaned_data)
         if not data.get("table_sizes"):
             data.pop("table_sizes", None)
-        if not data.get("report_agreement"):
-            data.pop("report_agreement", None)
+        for optional in ("report_agreement", "uneven_players"):
+            if not data.get(optional):
+                data.pop(optional, None)
         return data
 
     def changed_kwargs(self, tournament: Tournament) -> dict[str, Any]:
@@ -211,6 +242,9 @@ class TournamentSettingsForm(forms.Form):
             "seeding": tournament.seeding,
             "is_public": tournament.is_public,
             "report_agreement": tournament.report_agreement,
+            "max_players": tournament.max_players,
+            "uneven_players": tournament.uneven_players,
+            "bye_points": tournament.bye_points,
         }
         return {k: v for k, v in data.items() if current.get(k) != v}
 

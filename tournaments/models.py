@@ -149,6 +149,12 @@ class ReportAgreement(models.TextChoices):
     TWO = "two", _("The reporter and one other player")
 
 
+class UnevenPlayers(models.TextChoices):
+    REFUSE = "refuse", _("Refuse to seat them (change the table sizes)")
+    BYES = "byes", _("Byes: the lowest-standing players sit out")
+    RESIZE = "resize", _("Tables one larger or one smaller")
+
+
 class Tournament(models.Model):
     """An event of a league."""
 
@@ -204,6 +210,29 @@ class Tournament(models.Model):
         _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
     )
     is_public = models.BooleanField(_("public"), default=True)
+    #: When the players do not fill tables of the allowed sizes (5 at tables of 4):
+    #: :func:`tournaments.services.draw.seat_tables`.
+    uneven_players = models.CharField(
+        _("when the players do not fill the tables"),
+        max_length=16,
+        choices=UnevenPlayers.choices,
+        default=UnevenPlayers.REFUSE,
+    )
+    #: The points of a bye; empty: the points of a table win.
+    bye_points = models.FloatField(
+        _("points of a bye"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the points of a win at a table."),
+    )
+    #: The most players registered at once (organizers' registrations included); the
+    #: others wait on a waitlist, in order (:mod:`tournaments.services.signup`).
+    max_players = models.PositiveIntegerField(
+        _("maximum number of players"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: no limit. Registrations past it join a waitlist, in order."),
+    )
     #: Results reported by the players (issue 23): who must agree before a report is
     #: the result (:mod:`tournaments.services.reports`).
     report_agreement = models.CharField(
@@ -305,6 +334,13 @@ class Registration(models.Model):
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
     dropped = models.BooleanField(_("dropped"), default=False)  # never seated again
+    #: Past the tournament's ``max_players``: waiting for a place, in order of
+    #: ``registered_at`` (never checked in, never seated, not in the standings).
+    waitlisted = models.BooleanField(_("on the waitlist"), default=False)
+    #: When the player moved up from the waitlist (their page says so).
+    promoted_at = models.DateTimeField(_("moved up from the waitlist"), null=True, blank=True)
+    #: The player signed up themselves (organizers see it on the dashboard).
+    self_signup = models.BooleanField(_("signed up themselves"), default=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
 
     class Meta:

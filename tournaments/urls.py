@@ -8,6 +8,7 @@ from tournaments import (
     views_referee,
     views_report,
     views_score,
+    views_signup,
 )
 from tournaments.exports import views as export_views
 from tournaments.staff import views as staff_views
@@ -37,6 +38,7 @@ urlpatterns = [
         name="tournament-create",
     ),
     path("tournaments/<int:pk>/organize/", views_organize.organize, name="organize"),
+    path("tournaments/<int:pk>/signup/", views_signup.tournament_signup, name="tournament-signup"),
     *[
         path(f"tournaments/<int:pk>/organize/{route}", view, name=f"organize-{name}")
         for route, view, name in (

@@ -24,7 +24,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.api.tournaments import TournamentDetailOutput, tournament_output
-from tournaments.models import ReportAgreement, Seeding
+from tournaments.models import ReportAgreement, Seeding, UnevenPlayers
 from tournaments.selectors import (
     league_detail,
     league_get_visible,
@@ -102,6 +102,17 @@ class LeagueTournamentListApi(ApiView):
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
         report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
+        max_players = serializers.IntegerField(
+            required=False, allow_null=True, help_text="Empty: no limit; past it, a waitlist."
+        )
+        uneven_players = serializers.ChoiceField(
+            choices=UnevenPlayers.choices,
+            required=False,
+            help_text="When the players do not fill the tables: refuse, byes or resize.",
+        )
+        bye_points = serializers.FloatField(
+            required=False, allow_null=True, help_text="Empty: the points of a table win."
+        )
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -25,6 +26,7 @@ from tournaments.services import (
     registration_no_show,
     registration_reinstate,
 )
+from tournaments.services.signup import signup, signup_withdraw
 
 
 class RegistrationSerializer(serializers.Serializer):
@@ -32,6 +34,10 @@ class RegistrationSerializer(serializers.Serializer):
     display_name = serializers.CharField(source="player.display_name")
     checked_in = serializers.BooleanField()
     dropped = serializers.BooleanField()
+    waitlisted = serializers.BooleanField(
+        help_text="Past the tournament's maximum: waiting for a place, in order."
+    )
+    self_signup = serializers.BooleanField(help_text="The player signed up themselves.")
 
     class Meta:
         ref_name = "Registration"
@@ -176,3 +182,33 @@ class PlayerNoShowApi(ApiView):
             raise InvalidState(_("The round is not running."))
         no_show = registration_no_show(registration=registration, round=current, user=request.user)
         return Response(self.OutputSerializer(no_show).data)
+
+
+class TournamentSignupApi(ApiView):
+    """``POST /api/tournaments/<id>/signup``: sign yourself up while registration is
+    open (a player is made from your account if you have none); ``DELETE``: withdraw
+    (:mod:`tournaments.services.signup`)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["events"],
+        summary="Sign yourself up (registration open); past the maximum: the waitlist",
+        request=None,
+        responses={201: RegistrationSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        reg = signup(tournament=tournament, user=request.user)
+        return Response(RegistrationSerializer(reg).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        tags=["events"],
+        summary="Withdraw your own registration (before the start: the waitlist moves up)",
+        request=None,
+        responses={200: RegistrationSerializer, **EVENT_ERRORS},
+    )
+    def delete(self, request: Request, tournament_id: int) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        reg = signup_withdraw(tournament=tournament, user=request.user)
+        return Response(RegistrationSerializer(reg).data)

@@ -42,6 +42,16 @@ class TournamentSerializer(serializers.Serializer):
     )
     rounds_count = serializers.IntegerField(help_text="Deprecated: same as `rounds`.")
     is_public = serializers.BooleanField()
+    max_players = serializers.IntegerField(
+        allow_null=True, help_text="The most players registered; past it, a waitlist."
+    )
+    uneven_players = serializers.CharField(
+        help_text="When the players do not fill the tables: `refuse`, `byes` (the "
+        "lowest-standing players sit out) or `resize` (tables one larger or smaller)."
+    )
+    bye_points = serializers.FloatField(
+        allow_null=True, help_text="The points of a bye; null: a table win's."
+    )
     report_agreement = serializers.CharField(
         help_text="Who must agree on a players' report before it is the result: `all` "
         "(every player of the table with an account still in the event) or `two` (the "
@@ -155,6 +165,10 @@ class StandingRowSerializer(serializers.Serializer):
     rating = serializers.FloatField()
     provisional = serializers.BooleanField()
     dropped = serializers.BooleanField()
+    byes = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Round numbers the player sat out alone (a bye: the tournament's bye points).",
+    )
     places = serializers.DictField(
         child=serializers.IntegerField(), help_text="Round number -> place in that round."
     )

@@ -19,7 +19,7 @@ from tournaments.api.base import (
 )
 from tournaments.api.pagination import PAGE_PARAMETERS
 from tournaments.api.serializers import StandingRowSerializer, TournamentSerializer
-from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentStatus
+from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentStatus, UnevenPlayers
 from tournaments.selectors import (
     league_get_visible,
     tournament_audit,
@@ -101,6 +101,17 @@ class TournamentDetailApi(ApiView):
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
         report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
+        max_players = serializers.IntegerField(
+            required=False, allow_null=True, help_text="Empty: no limit; past it, a waitlist."
+        )
+        uneven_players = serializers.ChoiceField(
+            choices=UnevenPlayers.choices,
+            required=False,
+            help_text="When the players do not fill the tables: refuse, byes or resize.",
+        )
+        bye_points = serializers.FloatField(
+            required=False, allow_null=True, help_text="Empty: the points of a table win."
+        )
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

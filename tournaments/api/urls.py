@@ -54,6 +54,11 @@ urlpatterns = [
         name="tournament-rounds",
     ),
     path(
+        "tournaments/<int:tournament_id>/signup",
+        registrations.TournamentSignupApi.as_view(),
+        name="tournament-signup",
+    ),
+    path(
         "tournaments/<int:tournament_id>/players",
         registrations.TournamentPlayersApi.as_view(),
         name="tournament-players",

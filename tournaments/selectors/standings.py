@@ -54,6 +54,8 @@ class StandingRow:
     reached_round: int | None = None
     #: Rounds the player was marked a no-show in.
     no_shows: list[int] = field(default_factory=list)
+    #: Byes: the rounds the player sat out alone (scored with the bye points).
+    byes: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -85,7 +87,9 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
 
     Points: per finished game (log-derived or placements-only), from the tournament's
     points per placement (:func:`tournaments.scoring.table_points`: shared places share,
-    other table sizes interpolate). Games without a result do not count yet.
+    other table sizes interpolate). Games without a result do not count yet. A bye (a
+    table the player sat at alone) scores the tournament's ``bye_points``, by default
+    the points of a table win, and listed in ``byes``.
 
     A no-show takes the last place of their table (one below its last seat) with that
     place's points, unrated. With an elimination stage (formats ``elimination`` and
@@ -98,7 +102,8 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     opponent's points; higher is better), ``firsts`` (first places, shared ones
     included), ``placement_sum`` (sum of places; lower is better), ``rating`` (current
     Elo for the league's game kind). Rows equal on points and every tiebreak share a
-    rank. Every registered player is listed (dropped ones flagged), plus anyone seated.
+    rank. Every registered player is listed (dropped ones flagged; not those waiting on
+    the waitlist), plus anyone seated.
 
     Hidden players are listed under their neutral names (``masked``) unless ``user`` may
     see them (:mod:`.privacy`; ``None``: the public); ranks and points do not change.
@@ -108,7 +113,7 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     any_no_show = False
     no_show = NoShow.objects.filter(round__tournament=tournament, player=OuterRef("player_id"))
     for reg in (
-        Registration.objects.filter(tournament=tournament)
+        Registration.objects.filter(tournament=tournament, waitlisted=False)
         .annotate(no_show=Exists(no_show))
         .values(
             "player_id",
@@ -190,6 +195,9 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     for table_id, players in seated.items():
         number, placements = results[table_id]
         pts = table_points(points_list, placements)
+        bye = len(placements) == 1
+        if bye and tournament.bye_points is not None:  # a bye scores the tournament's points
+            pts = {h: float(tournament.bye_points) for h in placements}
         for pid in players:
             h = handle_of[pid]
             if h not in placements:
@@ -201,6 +209,8 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             row.placement_sum += place
             row.firsts += place == 1
             row.places[number] = place
+            if bye:
+                row.byes.append(number)
             opponents[pid].extend(o for o in players if o != pid)
     registered = Registration.objects.filter(tournament=tournament).values("player_id")
     for player_id, rating in ratings_by_player(

@@ -199,6 +199,7 @@ def standings_rows_html(
     dropped_word = escape(gettext("dropped"))
     cut_word, swiss_word = escape(gettext("cut")), escape(gettext("Swiss"))
     prov_title = escape(gettext("Provisional rating"))
+    bye_word, bye_title = escape(gettext("bye")), escape(gettext("A bye: sat out this round"))
     prefix = escape(player_prefix)
     buchholz, firsts = "buchholz" in tiebreak_keys, "firsts" in tiebreak_keys
     placement_sum, rating = "placement_sum" in tiebreak_keys, "rating" in tiebreak_keys
@@ -230,6 +231,9 @@ def standings_rows_html(
         places = row.places or {}
         for n in round_numbers:
             place = get_item(places, n)
+            if n in row.byes:
+                cells.append(f'<td class="num"><abbr title="{bye_title}">{bye_word}</abbr></td>')
+                continue
             cells.append(f'<td class="num">{"–" if place is None else escape(place)}</td>')
         cells.append("</tr>")
         parts.append("".join(cells))

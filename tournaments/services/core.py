@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
@@ -31,6 +32,7 @@ from tournaments.models import (
     TournamentFormat,
     TournamentRole,
     TournamentStatus,
+    UnevenPlayers,
     default_tiebreaks,
     table_sizes_around,
 )
@@ -246,6 +248,33 @@ def _check_report_agreement(value: Any) -> None:
         )
 
 
+def _check_uneven(uneven: Any, bye_points: Any) -> None:
+    if uneven not in UnevenPlayers.values:
+        raise InvalidConfiguration(
+            _("Unknown choice for players who do not fill the tables %(value)r: use %(choices)s.")
+            % {"value": uneven, "choices": ", ".join(UnevenPlayers.values)}
+        )
+    if bye_points is not None and (
+        isinstance(bye_points, bool)
+        or not isinstance(bye_points, int | float)
+        or not 0 <= bye_points <= 1000
+    ):
+        raise InvalidConfiguration(
+            _("The points of a bye are empty (a table win's) or a number from 0 to 1000.")
+        )
+
+
+def _check_max_players(value: Any, *, kind: str) -> None:
+    if value is None:
+        return
+    low = table_size_limits(kind=kind)[0]
+    if not _is_int(value) or not low <= value <= 100_000:
+        raise InvalidConfiguration(
+            _("The maximum number of players is empty (no limit) or a whole number from %(low)d.")
+            % {"low": low}
+        )
+
+
 def tournament_create(
     *,
     league: League,
@@ -267,6 +296,9 @@ def tournament_create(
     is_public: bool = True,
     status: str = TournamentStatus.REGISTRATION,
     report_agreement: str = ReportAgreement.ALL,
+    max_players: int | None = None,
+    uneven_players: str = UnevenPlayers.REFUSE,
+    bye_points: float | None = None,
     table_size: int | None = None,
     rounds_count: int | None = None,
     user: Any,
@@ -283,6 +315,8 @@ def tournament_create(
     """
     ensure_can_manage_league(user=user, league=league)
     _check_report_agreement(report_agreement)
+    _check_max_players(max_players, kind=league.kind)
+    _check_uneven(uneven_players, bye_points)
     lo, hi = table_size_limits(kind=league.kind)
     if table_sizes is None:
         preferred = 4 if table_size is None else table_size
@@ -336,6 +370,9 @@ def tournament_create(
             is_public=is_public,
             status=status,
             report_agreement=report_agreement,
+            max_players=max_players,
+            uneven_players=uneven_players,
+            bye_points=bye_points,
         )
         if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
@@ -362,6 +399,9 @@ _UPDATABLE = {
     "is_public",
     "status",
     "report_agreement",
+    "max_players",
+    "uneven_players",
+    "bye_points",
 }
 #: Settings that decide how players are seated: fixed once round 1 is seated.
 _SEATING = {"table_sizes", "table_size", "format", "seeding"}
@@ -426,6 +466,12 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
     )
     if "report_agreement" in fields:
         _check_report_agreement(fields["report_agreement"])
+    if "max_players" in fields:
+        _check_max_players(fields["max_players"], kind=kind)
+    _check_uneven(
+        fields.get("uneven_players", tournament.uneven_players),
+        fields.get("bye_points", tournament.bye_points),
+    )
     if "status" in fields and fields["status"] not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": fields["status"]})
     if "rounds" in fields:
@@ -447,6 +493,11 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
             action="settings_changed",
             fields=sorted(fields) + (["table_sizes"] if changed_seating else []),
         )
+        if "max_players" in fields and tournament.status in (
+            TournamentStatus.DRAFT,
+            TournamentStatus.REGISTRATION,
+        ):
+            waitlist_promote(tournament=tournament, user=user)  # a larger maximum has room
     return tournament
 
 
@@ -490,23 +541,79 @@ def registration_create(
 
 
 def registration_upsert(
-    *, tournament: Tournament, player: Player, checked_in: bool = False
+    *,
+    tournament: Tournament,
+    player: Player,
+    checked_in: bool = False,
+    self_signup: bool = False,
 ) -> Registration:
     """The registration rule itself, WITHOUT a role check (callers check: here
-    :func:`registration_create` and the batch service
-    :func:`tournaments.services.registration.registration_create_many`): register the
-    player, or keep the registration there is (un-dropped; checked in if asked)."""
-    reg, created = Registration.objects.get_or_create(
-        tournament=tournament, player=player, defaults={"checked_in": checked_in}
-    )
-    if not created and (reg.dropped or (checked_in and not reg.checked_in)):
-        reg.dropped = False
-        reg.checked_in = reg.checked_in or checked_in
-        reg.save(update_fields=["dropped", "checked_in"])
-    elif not created:
-        return reg
+    :func:`registration_create`, the batch service
+    :func:`tournaments.services.registration.registration_create_many` and the self
+    sign-up :func:`tournaments.services.signup.signup`): register the player, or keep the
+    registration there is (un-dropped; checked in if asked).
+
+    Capacity (``Tournament.max_players``): a registration that would take the active
+    registrations (neither dropped nor waiting) past the maximum joins the waitlist
+    instead, in order (it is not checked in, so it is never seated); the tournament row
+    is locked while counting, so two sign-ups at once cannot both take the last place."""
+    with transaction.atomic():
+        if tournament.max_players is not None:
+            Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        reg, created = Registration.objects.get_or_create(
+            tournament=tournament,
+            player=player,
+            defaults={"checked_in": checked_in, "self_signup": self_signup},
+        )
+        if not created and not reg.dropped and not (checked_in and not reg.checked_in):
+            return reg
+        holds_a_place = not created and not reg.dropped and not reg.waitlisted
+        if not holds_a_place and _full(tournament, exclude=reg.pk):
+            reg.waitlisted, reg.checked_in, reg.dropped = True, False, False
+        else:
+            reg.waitlisted = False
+            reg.dropped = False
+            reg.checked_in = reg.checked_in or checked_in
+        reg.save(update_fields=["dropped", "checked_in", "waitlisted"])
     change_recorded(TournamentChanged(tournament_id=tournament.pk, action="registered"))
     return reg
+
+
+def _full(tournament: Tournament, *, exclude: int | None = None) -> bool:
+    """Whether the tournament's active registrations (neither dropped nor waiting) have
+    reached its maximum (never, without one)."""
+    if tournament.max_players is None:
+        return False
+    active = Registration.objects.filter(tournament=tournament, dropped=False, waitlisted=False)
+    return active.exclude(pk=exclude).count() >= tournament.max_players
+
+
+def waitlist_promote(*, tournament: Tournament, user: Any) -> list[str]:
+    """Move the first waiting players up, in order, while the tournament has room (no
+    role check: the callers, a drop or a change of the maximum, checked theirs). Each
+    is audited ``waitlist_promoted`` and their page says so. Returns their handles."""
+    promoted: list[str] = []
+    with transaction.atomic():
+        Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        waiting = (
+            Registration.objects.filter(tournament=tournament, waitlisted=True, dropped=False)
+            .select_related("player")
+            .order_by("registered_at", "id")
+        )
+        for reg in waiting:
+            if _full(tournament):
+                break
+            reg.waitlisted = False
+            reg.promoted_at = timezone.now()
+            reg.save(update_fields=["waitlisted", "promoted_at"])
+            audit_write(
+                tournament=tournament,
+                user=user,
+                action="waitlist_promoted",
+                player=reg.player.handle,
+            )
+            promoted.append(reg.player.handle)
+    return promoted
 
 
 def registration_flag_set(
@@ -530,10 +637,13 @@ def registration_flag_set(
 
 
 def registration_check_in(*, registration: Registration, user: Any) -> Registration:
-    """Mark a player present (organizers). Idempotent."""
+    """Mark a player present (organizers). Idempotent. Not a player on the waitlist
+    (:class:`InvalidState`: they have no place yet)."""
     ensure_can_manage_tournament(user=user, tournament=registration.tournament)
     if registration.dropped:
         raise InvalidState(_("A dropped player cannot check in; register again."))
+    if registration.waitlisted:
+        raise InvalidState(_("This player is on the waitlist: they have no place yet."))
     return registration_flag_set(
         registration=registration, user=user, field="checked_in", value=True, action="checked_in"
     )
@@ -544,9 +654,19 @@ def registration_drop(*, registration: Registration, user: Any) -> Registration:
     own = user_is_signed_in(user=user) and registration.player.user_id == user.pk
     if not own:
         ensure_can_manage_tournament(user=user, tournament=registration.tournament)
-    return registration_flag_set(
-        registration=registration, user=user, field="dropped", value=True, action="dropped"
-    )
+    tournament = registration.tournament
+    with transaction.atomic():
+        was_active = not registration.dropped and not registration.waitlisted
+        registration_flag_set(
+            registration=registration, user=user, field="dropped", value=True, action="dropped"
+        )
+        # a place freed before the start goes to the first player waiting
+        if was_active and tournament.status in (
+            TournamentStatus.DRAFT,
+            TournamentStatus.REGISTRATION,
+        ):
+            waitlist_promote(tournament=tournament, user=user)
+    return registration
 
 
 def registration_reinstate(*, registration: Registration, user: Any) -> Registration:

@@ -25,6 +25,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -42,11 +43,12 @@ from tournaments.models import (
     Table,
     Tournament,
     TournamentFormat,
+    UnevenPlayers,
 )
 from tournaments.permissions import SYSTEM
 from tournaments.selectors import tournament_standings
 from tournaments.services import recording
-from tournaments.services.core import table_size_limits
+from tournaments.services.core import audit_write, table_size_limits
 
 
 def active_players(tournament: Tournament) -> list[Player]:
@@ -275,13 +277,27 @@ def seat_tables(
     seed: Any,
     standings: Standings | None = None,
 ) -> list[list[Player]]:
-    """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order."""
+    """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order.
+
+    When the players do not fill tables of the allowed sizes (5 at tables of 4 only),
+    the tournament's ``uneven_players`` decides: ``refuse`` (the error says which table
+    sizes would seat them), ``resize`` (tables one larger and one smaller than the
+    sizes allowed are allowed too, within the game's limits), or ``byes`` (Swiss rounds:
+    the fewest players who must sit out do, chosen by :func:`choose_byes`; each gets a
+    table of their own, closed at once with them first: a bye, scored with the
+    tournament's ``bye_points``). Bye tables come after the others."""
     sizes = allowed_sizes(tournament)
     if rnd.stage == Stage.ELIMINATION and fits_one_table(tournament, len(players)):
         sizes = [len(players)]  # the final: everyone left at one table
-    order, points, shuffle = _ordered(
-        tournament, rnd.number, players, seed, standings or Standings(tournament)
-    )
+    standings = standings or Standings(tournament)
+    byes: list[Player] = []
+    if sizes and not _seatable(len(players), sizes):
+        if tournament.uneven_players == UnevenPlayers.RESIZE:
+            sizes = widened_sizes(tournament, sizes)
+        elif tournament.uneven_players == UnevenPlayers.BYES and rnd.stage == Stage.SWISS:
+            byes = choose_byes(tournament, players, sizes, standings)
+            players = [p for p in players if p not in byes]
+    order, points, shuffle = _ordered(tournament, rnd.number, players, seed, standings)
     counts, met = _history(tournament)
     by_id = {p.pk: p for p in order}
     try:
@@ -319,4 +335,76 @@ def seat_tables(
             for pos, player in enumerate(group)
         ]
     )
+    if byes:
+        _seat_byes(rnd, byes, first_number=len(made) + 1, user=user)
     return groups
+
+
+def _seatable(count: int, sizes: list[int]) -> bool:
+    try:
+        seating.table_plan(count, sizes)
+    except seating.SeatingError:
+        return False
+    return True
+
+
+def widened_sizes(tournament: Tournament, sizes: list[int]) -> list[int]:
+    """``sizes`` (preferred first) with one smaller than the smallest and one larger
+    than the largest added, within the game kind's limits (``resize``)."""
+    lo, hi = table_size_limits(kind=tournament.league.kind)
+    extra = [s for s in (min(sizes) - 1, max(sizes) + 1) if lo <= s <= hi and s not in sizes]
+    return [*sizes, *extra]
+
+
+def bye_counts(tournament: Tournament) -> dict[int, int]:
+    """Byes each player had in this event so far: tables where they sat alone (the
+    byes of uneven counts and a no-show's lone tablemate alike)."""
+    alone = (
+        Seat.objects.filter(table__round__tournament=tournament)
+        .values("table_id")
+        .annotate(n=Count("id"))
+        .filter(n=1)
+        .values("table_id")
+    )
+    counts: dict[int, int] = defaultdict(int)
+    for pid in Seat.objects.filter(table_id__in=alone).values_list("player_id", flat=True):
+        counts[pid] += 1
+    return dict(counts)
+
+
+def choose_byes(
+    tournament: Tournament, players: list[Player], sizes: list[int], standings: Standings
+) -> list[Player]:
+    """The players who sit out this round (``byes``): the fewest that let the others be
+    seated at ``sizes``, taken from the bottom of the standings among those with the
+    fewest byes so far (FIDE's rule: nobody gets a second bye while others have had
+    none). :class:`InvalidState` when no number of byes would seat the others."""
+    had = bye_counts(tournament)
+    rank = {r.player_id: i for i, r in enumerate(standings.rows)}
+    # the next to sit out first: fewest byes, then the lowest standing, then the handle
+    queue = sorted(players, key=lambda p: (had.get(p.pk, 0), -rank.get(p.pk, -1), p.handle))
+    for k in range(1, len(players)):
+        if _seatable(len(players) - k, sizes):
+            return queue[:k]
+    raise InvalidState(cannot_seat_message(tournament, len(players), sizes))
+
+
+def _seat_byes(rnd: Round, byes: list[Player], *, first_number: int, user: Any) -> None:
+    games = recording.games_create(
+        kind=rnd.tournament.league.kind, seatings=[[p.handle] for p in byes], user=user
+    )
+    tables = Table.objects.bulk_create(
+        [Table(round=rnd, number=first_number + i, game=g) for i, g in enumerate(games)]
+    )
+    Seat.objects.bulk_create(
+        [Seat(table=t, position=0, player=p) for t, p in zip(tables, byes, strict=True)]
+    )
+    for game, player in zip(games, byes, strict=True):
+        recording.game_record_bye(game=game, player=player.handle, user=SYSTEM, within=True)
+    audit_write(
+        tournament=rnd.tournament,
+        user=user,
+        action="byes",
+        round=rnd,
+        players=[p.handle for p in byes],
+    )

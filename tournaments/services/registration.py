@@ -303,7 +303,7 @@ def registration_check_in_all(*, tournament: Tournament, user: Any) -> list[str]
     with transaction.atomic():
         waiting = list(
             Registration.objects.select_for_update()
-            .filter(tournament=tournament, checked_in=False, dropped=False)
+            .filter(tournament=tournament, checked_in=False, dropped=False, waitlisted=False)
             .select_related("player")
             .order_by("id")
         )

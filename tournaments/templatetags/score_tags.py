@@ -35,3 +35,13 @@ def user_may_report(context: template.Context, game: Any) -> bool:
     if game.last_sequence or game.placements is not None or game.is_over:
         return False
     return user_plays_in_game(user=user, game=game)
+
+
+@register.simple_tag(takes_context=True)
+def my_registration_for(context: template.Context, tournament: Any) -> Any:
+    """The visitor's own registration in ``tournament`` (sign up, waitlist, withdraw):
+    :func:`tournaments.selectors.signup.my_registration`."""
+    from tournaments.selectors.signup import my_registration
+
+    request = context.get("request")
+    return my_registration(tournament=tournament, user=getattr(request, "user", None))
