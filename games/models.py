@@ -78,7 +78,9 @@ class Game(models.Model):
     #: A placements result that the players of the table reported and confirmed
     #: themselves (issue 23): neither verified by a log nor entered by staff alone.
     #: Set only with a placements result, cleared when it is replaced.
-    players_confirmed = models.BooleanField(_("confirmed by the players"), default=False)
+    players_confirmed = models.BooleanField(
+        _("confirmed by the players"), default=False, db_default=False
+    )
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
     #: When the game was played: set once by the recording services, when its first
     #: event or its result is recorded (whichever comes first), and never moved by a

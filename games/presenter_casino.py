@@ -45,6 +45,7 @@ from games.presenters import (
     register_presenter,
     totals_by_score,
 )
+from games.sheet import SheetForm, SheetRow
 
 RANK_NAMES = {
     "A": gettext_lazy("Ace"),
@@ -376,6 +377,67 @@ class CasinoPresenter(Presenter):
                 }
             return _("Deal the next cards")
         return self.describe(event, names)
+
+    def sheet_form(self, players: Any, names: Names) -> SheetForm:
+        """A round's line: who took each bonus (one tap each: most cards 3, most spades
+        1, nobody on a tie; big casino 2 and little casino 1), then each player's aces."""
+        who = tuple((h, names.get(h, h)) for h in players)
+        anyone = who + (("", _("Tie")),)
+        zero = {key: 0 for key, _words, _short in CATEGORIES}
+        return SheetForm(
+            base={"type": "round", "scores": {h: dict(zero) for h in players}},
+            title=_("Next round"),
+            counts_title=_("Aces (each player's)"),
+            rows=(
+                SheetRow(
+                    "choice",
+                    "cards",
+                    _("Most cards (3)"),
+                    "scores.{}.cards",
+                    anyone,
+                    3,
+                    short=_("Cards 3"),
+                ),
+                SheetRow(
+                    "choice",
+                    "spades",
+                    _("Most spades (1)"),
+                    "scores.{}.spades",
+                    anyone,
+                    1,
+                    short=_("♠ 1"),
+                ),
+                SheetRow(
+                    "choice",
+                    "big_casino",
+                    _("Big casino, 10♦ (2)"),
+                    "scores.{}.big_casino",
+                    who,
+                    2,
+                    short=_("10♦ 2"),
+                ),
+                SheetRow(
+                    "choice",
+                    "little_casino",
+                    _("Little casino, 2♠ (1)"),
+                    "scores.{}.little_casino",
+                    who,
+                    1,
+                    short=_("2♠ 1"),
+                ),
+                *(
+                    SheetRow(
+                        "choice",
+                        f"aces-{i}",
+                        names.get(h, h),
+                        f"scores.{h}.aces",
+                        tuple((str(n), str(n)) for n in range(5)),
+                        compact=True,
+                    )
+                    for i, h in enumerate(players)
+                ),
+            ),
+        )
 
     def raw_template(
         self,

@@ -41,6 +41,7 @@ from games.presenters import (
     register_presenter,
     totals_by_score,
 )
+from games.sheet import SheetForm, SheetRow
 
 COLOR_NAMES = {
     "R": gettext_lazy("Red"),
@@ -378,6 +379,29 @@ class UnoPresenter(Presenter):
         """The engine's moves that are honest as buttons (see the module docstring)."""
         seeded = self._seeded(start)
         return [e for e in events if not self._guessed(e, summary, seeded)]
+
+    def sheet_form(self, players: Any, names: Names) -> SheetForm:
+        """A hand's line: who went out (one tap on a player), then the points they
+        scored from the others' cards (the pad)."""
+        return SheetForm(
+            base={"type": "hand"},
+            title=_("Next hand"),
+            rows=(
+                SheetRow(
+                    kind="choice",
+                    name="winner",
+                    label=_("Who went out?"),
+                    path="winner",
+                    options=tuple((h, names.get(h, h)) for h in players),
+                ),
+                SheetRow(
+                    kind="number",
+                    name="points",
+                    label=_("Points scored (the others' cards)"),
+                    path="points",
+                ),
+            ),
+        )
 
     def raw_template(
         self,

@@ -217,6 +217,12 @@ class Presenter:
         (default): the generic page."""
         return None
 
+    def sheet_form(self, players: Sequence[str], names: Names) -> Any:
+        """The score sheet's pad for one line of this kind (:class:`games.sheet.SheetForm`)
+        for a table seated in ``players`` order; ``None`` (default): the kind keeps no
+        score sheet."""
+        return None
+
     def raw_template(
         self,
         events: list[dict[str, Any]],

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
+    LateEntryPoints,
     ReportAgreement,
     Seeding,
     Tournament,
@@ -145,6 +146,20 @@ class TournamentSettingsForm(forms.Form):
         required=False,
         help_text=_("Empty: the points of a win at a table."),
     )
+    late_entry_until = forms.IntegerField(
+        label=_("Late entry until round"),
+        min_value=1,
+        max_value=100,
+        required=False,
+        help_text=_("Players may still join until this round is seated. Empty: any round."),
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    late_entry_points = forms.ChoiceField(
+        label=_("A late player's missed rounds score"),
+        choices=LateEntryPoints.choices,
+        required=False,
+        initial=LateEntryPoints.LAST,
+    )
     max_players = forms.IntegerField(
         label=_("Maximum number of players"),
         min_value=2,
@@ -211,6 +226,8 @@ class TournamentSettingsForm(forms.Form):
             "max_players": tournament.max_players,
             "uneven_players": tournament.uneven_players,
             "bye_points": tournament.bye_points,
+            "late_entry_until": tournament.late_entry_until,
+            "late_entry_points": tournament.late_entry_points,
         }
         return cls(data, initial=initial)
 
@@ -220,7 +237,7 @@ class TournamentSettingsForm(forms.Form):
         data = dict(self.cleaned_data)
         if not data.get("table_sizes"):
             data.pop("table_sizes", None)
-        for optional in ("report_agreement", "uneven_players"):
+        for optional in ("report_agreement", "uneven_players", "late_entry_points"):
             if not data.get(optional):
                 data.pop(optional, None)
         return data
@@ -245,6 +262,8 @@ class TournamentSettingsForm(forms.Form):
             "max_players": tournament.max_players,
             "uneven_players": tournament.uneven_players,
             "bye_points": tournament.bye_points,
+            "late_entry_until": tournament.late_entry_until,
+            "late_entry_points": tournament.late_entry_points,
         }
         return {k: v for k, v in data.items() if current.get(k) != v}
 

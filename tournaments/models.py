@@ -149,6 +149,11 @@ class ReportAgreement(models.TextChoices):
     TWO = "two", _("The reporter and one other player")
 
 
+class LateEntryPoints(models.TextChoices):
+    LAST = "last", _("Last place at a full table, for each round missed")
+    NONE = "none", _("Nothing")
+
+
 class UnevenPlayers(models.TextChoices):
     REFUSE = "refuse", _("Refuse to seat them (change the table sizes)")
     BYES = "byes", _("Byes: the lowest-standing players sit out")
@@ -217,6 +222,21 @@ class Tournament(models.Model):
         max_length=16,
         choices=UnevenPlayers.choices,
         default=UnevenPlayers.REFUSE,
+    )
+    #: Late entry: players may still join until this round is seated (they join the
+    #: next round seated); empty: until the last round.
+    late_entry_until = models.PositiveSmallIntegerField(
+        _("late entry until round"),
+        null=True,
+        blank=True,
+        help_text=_("Players may still join until this round is seated. Empty: any round."),
+    )
+    #: What a late player scores for each round they missed.
+    late_entry_points = models.CharField(
+        _("points for the rounds a late player missed"),
+        max_length=16,
+        choices=LateEntryPoints.choices,
+        default=LateEntryPoints.LAST,
     )
     #: The points of a bye; empty: the points of a table win.
     bye_points = models.FloatField(
@@ -339,6 +359,9 @@ class Registration(models.Model):
     waitlisted = models.BooleanField(_("on the waitlist"), default=False)
     #: When the player moved up from the waitlist (their page says so).
     promoted_at = models.DateTimeField(_("moved up from the waitlist"), null=True, blank=True)
+    #: A late entry: the first round the player could be seated in (``None``: from
+    #: the start). The rounds before it score as the tournament's late entry says.
+    joined_round = models.PositiveSmallIntegerField(_("joined in round"), null=True, blank=True)
     #: The player signed up themselves (organizers see it on the dashboard).
     self_signup = models.BooleanField(_("signed up themselves"), default=False)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)

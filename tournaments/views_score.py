@@ -63,6 +63,7 @@ from games.presenters import Names, game_log_lines, game_view, presenter_for
 from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
 from games.selectors import Withdrawals, game_event_count, game_withdrawals
 from games.services import MAX_LOG_BYTES
+from games.sheet import SheetForm, build_sheet_event
 from tournaments.errors import NotFound
 from tournaments.permissions import (
     user_can_record_game,
@@ -93,6 +94,7 @@ def game_score(request: HttpRequest, pk: int) -> HttpResponse:
         "log": _post_log,
         "stop-time": _post_stop_time,
         "propose": _post_propose,
+        "sheet": _post_sheet,
     }.get(action)
     try:
         if handler is None:
@@ -132,7 +134,10 @@ def _fresh(request: HttpRequest, pk: int) -> VisibleGame:
 
 
 def _post_event(request: HttpRequest, shown: VisibleGame) -> str:
-    event = _json_object(request.POST.get("event", ""))
+    return _post_event_of(request, shown, _json_object(request.POST.get("event", "")))
+
+
+def _post_event_of(request: HttpRequest, shown: VisibleGame, event: Any) -> str:
     sequence = _whole_number(request.POST.get("sequence", ""))
     key = request.POST.get("key") or None
     outcome = game_record_event(
@@ -149,6 +154,26 @@ def _post_event(request: HttpRequest, shown: VisibleGame) -> str:
             "event": label,
         }
     return _("Recorded event %(n)d: %(event)s") % {"n": outcome.event.sequence, "event": label}
+
+
+def _sheet_form(shown: VisibleGame) -> SheetForm | None:
+    """The score sheet's pad (:mod:`games.sheet`) while a score-sheet game (start event
+    ``"sheet": true``, already recorded) is in progress; else ``None``."""
+    game = shown.game
+    start = game.start_event if isinstance(game.start_event, dict) else {}
+    if not start.get("sheet") or game.last_sequence < 1 or game.is_over:
+        return None
+    if game.result_source != "none":
+        return None
+    return presenter_for(game.kind).sheet_form(list(game.players or []), shown.names)
+
+
+def _post_sheet(request: HttpRequest, shown: VisibleGame) -> str:
+    """One line of the score sheet, from the pad's fields (no JavaScript)."""
+    form = _sheet_form(shown)
+    if form is None:
+        raise MalformedInput(_("This game keeps no score sheet now."))
+    return _post_event_of(request, shown, build_sheet_event(form, request.POST))
 
 
 def _post_placements(request: HttpRequest, shown: VisibleGame) -> str:
@@ -265,8 +290,13 @@ def _render(
     withdrawals = (
         game_withdrawals(game=game) if last > 1 else Withdrawals(withdrawn={}, target=None)
     )
-    panel = buttons.presenter.score_panel(
-        moves, view.summary, shown.names, buttons.button, pick=_pick(request)
+    sheet = _sheet_form(shown)
+    panel = (
+        {"sheet": True}
+        if sheet is not None
+        else buttons.presenter.score_panel(
+            moves, view.summary, shown.names, buttons.button, pick=_pick(request)
+        )
     )
     undo = _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee)
     stop_live = _stop_live(request, shown, error=error, key=buttons.key())
@@ -282,8 +312,18 @@ def _render(
         # compact layout; the others the generic list of buttons
         "panel": panel,
         "moves_template": (
-            buttons.presenter.score_template if panel is not None else "games/score/_moves.html"
+            "games/score/sheet.html"
+            if sheet is not None
+            else buttons.presenter.score_template
+            if panel is not None
+            else "games/score/_moves.html"
         ),
+        # the score sheet's pad: one line per hand or round (games.sheet)
+        "sheet": sheet,
+        "sheet_key": buttons.key(),
+        "sheet_posted": request.POST
+        if error is not None and request.POST.get("action") == "sheet"
+        else {},
         # where "Stop live scoring" links to (the result by placements or time-up)
         "knock_target_name": shown.names.get(moves.knock_target or "", moves.knock_target),
         "turn_name": shown.names.get(moves.turn or "", moves.turn),

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='game',
             name='players_confirmed',
-            field=models.BooleanField(default=False, verbose_name='confirmed by the players'),
+            field=models.BooleanField(db_default=False, default=False, verbose_name='confirmed by the players'),
         ),
     ]

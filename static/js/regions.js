@@ -39,6 +39,10 @@
       swap(current, fresh, keepTyping);
       swapped.push(current);
     });
+    // for scripts that enhance what was swapped in (sheet.js's pad)
+    if (swapped.length && window.CustomEvent) {
+      document.dispatchEvent(new CustomEvent("tock:regions-swapped", { detail: swapped }));
+    }
     return swapped;
   }
 

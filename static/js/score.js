@@ -71,7 +71,9 @@
     tap(event, {
       key: el.getAttribute("data-key") || field(form, "key"),
       sequence: el.getAttribute("data-sequence") || field(form, "sequence"),
-      label: el.getAttribute("aria-label") || el.textContent.trim()
+      // data-label: the words for the status line ("" for the sheet's Record: the
+      // event number alone), else the accessible name
+      label: el.hasAttribute("data-label") ? el.getAttribute("data-label") : el.getAttribute("aria-label") || el.textContent.trim()
     });
   });
 

@@ -24,7 +24,7 @@ from tournaments.api.serializers import (
     TournamentSerializer,
 )
 from tournaments.api.tournaments import TournamentDetailOutput, tournament_output
-from tournaments.models import ReportAgreement, Seeding, UnevenPlayers
+from tournaments.models import LateEntryPoints, ReportAgreement, Seeding, UnevenPlayers
 from tournaments.selectors import (
     league_detail,
     league_get_visible,
@@ -113,6 +113,12 @@ class LeagueTournamentListApi(ApiView):
         bye_points = serializers.FloatField(
             required=False, allow_null=True, help_text="Empty: the points of a table win."
         )
+        late_entry_until = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="Players may still join until this round is seated; null: any round.",
+        )
+        late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

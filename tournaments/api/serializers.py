@@ -52,6 +52,13 @@ class TournamentSerializer(serializers.Serializer):
     bye_points = serializers.FloatField(
         allow_null=True, help_text="The points of a bye; null: a table win's."
     )
+    late_entry_until = serializers.IntegerField(
+        allow_null=True,
+        help_text="Players may still join until this round is seated; null: any round.",
+    )
+    late_entry_points = serializers.CharField(
+        help_text="A late player's missed rounds: `last` (last place at a full table) or `none`."
+    )
     report_agreement = serializers.CharField(
         help_text="Who must agree on a players' report before it is the result: `all` "
         "(every player of the table with an account still in the event) or `two` (the "
@@ -168,6 +175,11 @@ class StandingRowSerializer(serializers.Serializer):
     byes = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Round numbers the player sat out alone (a bye: the tournament's bye points).",
+    )
+    late = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="A late entry: the rounds played before the player joined (scored as "
+        "the tournament's late_entry_points says).",
     )
     places = serializers.DictField(
         child=serializers.IntegerField(), help_text="Round number -> place in that round."

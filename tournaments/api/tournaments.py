@@ -19,7 +19,14 @@ from tournaments.api.base import (
 )
 from tournaments.api.pagination import PAGE_PARAMETERS
 from tournaments.api.serializers import StandingRowSerializer, TournamentSerializer
-from tournaments.models import ReportAgreement, Seeding, Tournament, TournamentStatus, UnevenPlayers
+from tournaments.models import (
+    LateEntryPoints,
+    ReportAgreement,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+    UnevenPlayers,
+)
 from tournaments.selectors import (
     league_get_visible,
     tournament_audit,
@@ -112,6 +119,12 @@ class TournamentDetailApi(ApiView):
         bye_points = serializers.FloatField(
             required=False, allow_null=True, help_text="Empty: the points of a table win."
         )
+        late_entry_until = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            help_text="Players may still join until this round is seated; null: any round.",
+        )
+        late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

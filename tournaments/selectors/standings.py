@@ -15,6 +15,7 @@ from tournaments.models import (
     TIEBREAK_FIRSTS,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
+    LateEntryPoints,
     NoShow,
     Registration,
     Seat,
@@ -56,6 +57,9 @@ class StandingRow:
     no_shows: list[int] = field(default_factory=list)
     #: Byes: the rounds the player sat out alone (scored with the bye points).
     byes: list[int] = field(default_factory=list)
+    #: A late entry: the Swiss rounds played before the player joined (scored as the
+    #: tournament's late entry says: last place at a full table, or nothing).
+    late: list[int] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -111,6 +115,7 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     points_list = tournament_points(tournament)
     rows: dict[int, StandingRow] = {}
     any_no_show = False
+    joined: dict[int, int] = {}  # late entries: player id -> the round they joined
     no_show = NoShow.objects.filter(round__tournament=tournament, player=OuterRef("player_id"))
     for reg in (
         Registration.objects.filter(tournament=tournament, waitlisted=False)
@@ -122,6 +127,7 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             "player__hidden",
             "dropped",
             "no_show",
+            "joined_round",
         )
     ):
         any_no_show = any_no_show or reg["no_show"]
@@ -133,6 +139,8 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             dropped=reg["dropped"],
             hidden=reg["player__hidden"],
         )
+        if reg["joined_round"]:
+            joined[reg["player_id"]] = reg["joined_round"]
     tables = Table.objects.filter(round__tournament=tournament).values_list(
         "id", "round__number", "game__placements", "round__stage"
     )
@@ -191,6 +199,19 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             row.games += 1
             row.placement_sum += place
             row.places[number] = place
+    if joined:  # late entries: the Swiss rounds before they joined
+        swiss = sorted(
+            {number for number, _p in results.values()}
+            - {number for number, _p in elimination_tables.values()}
+        )
+        missed_points = (
+            float(points_list[-1]) if tournament.late_entry_points == LateEntryPoints.LAST else 0.0
+        )
+        for pid, first in joined.items():
+            row = rows.get(pid)
+            if row is not None:
+                row.late = [n for n in swiss if n < first]
+                row.points += missed_points * len(row.late)
     opponents: dict[int, list[int]] = defaultdict(list)
     for table_id, players in seated.items():
         number, placements = results[table_id]

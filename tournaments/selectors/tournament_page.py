@@ -200,6 +200,7 @@ def standings_rows_html(
     cut_word, swiss_word = escape(gettext("cut")), escape(gettext("Swiss"))
     prov_title = escape(gettext("Provisional rating"))
     bye_word, bye_title = escape(gettext("bye")), escape(gettext("A bye: sat out this round"))
+    late_word, late_title = escape(gettext("late")), escape(gettext("Joined after this round"))
     prefix = escape(player_prefix)
     buchholz, firsts = "buchholz" in tiebreak_keys, "firsts" in tiebreak_keys
     placement_sum, rating = "placement_sum" in tiebreak_keys, "rating" in tiebreak_keys
@@ -233,6 +234,9 @@ def standings_rows_html(
             place = get_item(places, n)
             if n in row.byes:
                 cells.append(f'<td class="num"><abbr title="{bye_title}">{bye_word}</abbr></td>')
+                continue
+            if n in row.late:
+                cells.append(f'<td class="num"><abbr title="{late_title}">{late_word}</abbr></td>')
                 continue
             cells.append(f'<td class="num">{"–" if place is None else escape(place)}</td>')
         cells.append("</tr>")

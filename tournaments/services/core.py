@@ -21,6 +21,7 @@ from outbox.changes import LeagueChanged, PlayerChanged, TournamentChanged, chan
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
+    LateEntryPoints,
     League,
     Player,
     Registration,
@@ -264,6 +265,18 @@ def _check_uneven(uneven: Any, bye_points: Any) -> None:
         )
 
 
+def _check_late_entry(until: Any, points: Any) -> None:
+    if until is not None and (not _is_int(until) or not 1 <= until <= 100):
+        raise InvalidConfiguration(
+            _("Late entry is open until a round from 1 to 100, or empty (any round).")
+        )
+    if points not in LateEntryPoints.values:
+        raise InvalidConfiguration(
+            _("Unknown choice for a late player's missed rounds %(value)r: use %(choices)s.")
+            % {"value": points, "choices": ", ".join(LateEntryPoints.values)}
+        )
+
+
 def _check_max_players(value: Any, *, kind: str) -> None:
     if value is None:
         return
@@ -299,6 +312,8 @@ def tournament_create(
     max_players: int | None = None,
     uneven_players: str = UnevenPlayers.REFUSE,
     bye_points: float | None = None,
+    late_entry_until: int | None = None,
+    late_entry_points: str = LateEntryPoints.LAST,
     table_size: int | None = None,
     rounds_count: int | None = None,
     user: Any,
@@ -317,6 +332,7 @@ def tournament_create(
     _check_report_agreement(report_agreement)
     _check_max_players(max_players, kind=league.kind)
     _check_uneven(uneven_players, bye_points)
+    _check_late_entry(late_entry_until, late_entry_points)
     lo, hi = table_size_limits(kind=league.kind)
     if table_sizes is None:
         preferred = 4 if table_size is None else table_size
@@ -373,6 +389,8 @@ def tournament_create(
             max_players=max_players,
             uneven_players=uneven_players,
             bye_points=bye_points,
+            late_entry_until=late_entry_until,
+            late_entry_points=late_entry_points,
         )
         if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
@@ -402,6 +420,8 @@ _UPDATABLE = {
     "max_players",
     "uneven_players",
     "bye_points",
+    "late_entry_until",
+    "late_entry_points",
 }
 #: Settings that decide how players are seated: fixed once round 1 is seated.
 _SEATING = {"table_sizes", "table_size", "format", "seeding"}
@@ -471,6 +491,10 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
     _check_uneven(
         fields.get("uneven_players", tournament.uneven_players),
         fields.get("bye_points", tournament.bye_points),
+    )
+    _check_late_entry(
+        fields.get("late_entry_until", tournament.late_entry_until),
+        fields.get("late_entry_points", tournament.late_entry_points),
     )
     if "status" in fields and fields["status"] not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": fields["status"]})
@@ -560,10 +584,19 @@ def registration_upsert(
     with transaction.atomic():
         if tournament.max_players is not None:
             Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
+        seated = late_entry_round(tournament)
+        existing = Registration.objects.filter(tournament=tournament, player=player).exists()
+        if seated and not existing:
+            # a late entry: present (checked in), seated from the next round
+            checked_in = True
         reg, created = Registration.objects.get_or_create(
             tournament=tournament,
             player=player,
-            defaults={"checked_in": checked_in, "self_signup": self_signup},
+            defaults={
+                "checked_in": checked_in,
+                "self_signup": self_signup,
+                "joined_round": seated + 1 if seated else None,
+            },
         )
         if not created and not reg.dropped and not (checked_in and not reg.checked_in):
             return reg
@@ -577,6 +610,19 @@ def registration_upsert(
         reg.save(update_fields=["dropped", "checked_in", "waitlisted"])
     change_recorded(TournamentChanged(tournament_id=tournament.pk, action="registered"))
     return reg
+
+
+def late_entry_round(tournament: Tournament) -> int:
+    """The rounds seated so far (0 before the start): a player registered now is a late
+    entry who joins the next one. :class:`InvalidState` once late entry has closed
+    (``late_entry_until`` rounds seated)."""
+    seated = tournament.rounds.count() if tournament.status == TournamentStatus.RUNNING else 0
+    limit = tournament.late_entry_until
+    if seated and limit is not None and seated >= limit:
+        raise InvalidState(
+            _("Late entry closed after round %(n)d: no more players may join.") % {"n": limit}
+        )
+    return seated
 
 
 def _full(tournament: Tournament, *, exclude: int | None = None) -> bool:

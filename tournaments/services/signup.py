@@ -2,7 +2,9 @@
 really go"), while its registration is open (status ``registration``).
 
 * :func:`signup`: a signed-in person registers their own player (linked to their
-  account); a person without one gets a new player made from their account (handle
+  account) while registration is open, or, once the tournament runs, while its late
+  entry is (``late_entry_until`` set and not passed: they join the next round); a
+  person without one gets a new player made from their account (handle
   from the username, made unique; display name from their name) and linked to it.
   The registration is marked ``self_signup`` (the organizer sees who signed up
   themselves). Past the tournament's maximum it joins the waitlist, in order
@@ -59,7 +61,8 @@ def signup(*, tournament: Tournament, user: Any) -> Registration:
     (``waitlisted`` says whether they wait for a place)."""
     if not user_is_signed_in(user=user):
         raise NotAllowed(_("You must be signed in to do this."))
-    if tournament.status != TournamentStatus.REGISTRATION:
+    late = tournament.status == TournamentStatus.RUNNING and tournament.late_entry_until
+    if tournament.status != TournamentStatus.REGISTRATION and not late:
         raise InvalidState(_("Registration for this tournament is not open."))
     with transaction.atomic():
         player = _own_player(user)
