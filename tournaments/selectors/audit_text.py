@@ -172,6 +172,20 @@ def _report_accepted(d: Mapping[str, Any], names: Names) -> str:
     }
 
 
+def _signed_up(d: Mapping[str, Any], names: Names) -> str:
+    if d.get("waitlisted"):
+        return _("%(name)s signed up and waits on the waitlist.") % {
+            "name": _name(d["player"], names)
+        }
+    return _("%(name)s signed up.") % {"name": _name(d["player"], names)}
+
+
+def _byes(d: Mapping[str, Any], names: Names) -> str:
+    return _("Sitting out this round (a bye): %(names)s.") % {
+        "names": _list(d["players"], names)
+    }
+
+
 #: One sentence per action (the actions of ``tournaments.selectors.audit``).
 SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "created": _created,
@@ -193,6 +207,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "staff_removed": _staff_removed,
     "staff_account_created": _staff_account,
     "staff_link_issued": _staff_link,
+    "signed_up": _signed_up,
+    "waitlist_promoted": _player(gettext_noop("%(name)s moved up from the waitlist.")),
+    "byes": _byes,
     "report_made": _report,
     "report_replaced": _report,
     "report_confirmed": _report,

@@ -64,6 +64,9 @@ AUDIT_ACTIONS = {
     "report_disputed": gettext_lazy("Report disputed by a player"),
     "report_accepted": gettext_lazy("Report accepted: the players agreed"),
     "report_accepted_by_staff": gettext_lazy("Report accepted by staff"),
+    "signed_up": gettext_lazy("Signed up themselves"),
+    "waitlist_promoted": gettext_lazy("Moved up from the waitlist"),
+    "byes": gettext_lazy("Byes"),
 }
 
 
