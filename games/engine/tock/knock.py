@@ -28,7 +28,7 @@ each card the bottom of ``from``'s discard, put under ``to``'s discard.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import EngineError, InvalidEvent
@@ -76,6 +76,32 @@ def knock_preview(
         game = replay(events)  # type: ignore[assignment]
     if not isinstance(game, TockGame):
         raise InvalidEvent("a knock preview needs a TOCK game")
+
+    def around(line: int) -> tuple[TockGame, TockGame]:
+        from ..log import replay
+
+        before, after = replay(events[: line - 1]), replay(events[:line])
+        assert isinstance(before, TockGame) and isinstance(after, TockGame)
+        return before, after
+
+    return judge_knock(game, by, events=events, around=around)
+
+
+def judge_knock(
+    game: TockGame,
+    by: Any,
+    *,
+    events: Sequence[dict[str, Any]],
+    around: Callable[[int], tuple[TockGame, TockGame]],
+) -> dict[str, Any]:
+    """The verdict on a knock by ``by`` in position ``game`` (see :func:`knock_preview`,
+    whose answer this is): the knock is pushed on a copy and the verdict read off it.
+    ``events``: the lines that led to ``game`` (1-based line ``n`` is ``events[n - 1]``;
+    those before the first move the caller knows may be placeholders: only the moves
+    since the last knock are read); ``around(line)``: the game just before and just
+    after that line (to name an infraction: the card and where it fitted). The recorded
+    log (:func:`knock_preview`) and the table's position
+    (:func:`games.engine.tock.position.knock_from_position`) both judge here."""
     copy = TockGame.from_state(game.to_state())
     knock = {"type": "tock", "player": by}
     try:
@@ -85,12 +111,14 @@ def knock_preview(
     entry = copy._knocks[-1]
     target = entry["against"]
     if entry["correct"]:
-        infractions = [_infraction(events, i) for i in game.pending_infractions()]
+        infractions = [_infraction(events, i, around) for i in game.pending_infractions()]
         first, more = infractions[0], infractions[1:]
         code, params, sentence = first["code"], first["params"], first["sentence"]
     else:
         more = []
-        code = "already_penalized" if _already_penalized(game, events, target) else "clean_turn"
+        code = (
+            "already_penalized" if _already_penalized(game, list(events), target) else "clean_turn"
+        )
         params = {"player": target, "knocker": by}
         if code == "clean_turn":
             sentence = f"{target}'s turn had no infraction: {by}'s knock is wrong"
@@ -199,15 +227,15 @@ def _place_phrase(where: dict[str, Any]) -> str:
     return f"fitted on {where['target_player']}'s {card_name(where['target_card'])}"
 
 
-def _infraction(events: list[dict[str, Any]], infraction: dict[str, Any]) -> dict[str, Any]:
-    """Name one recorded infraction: replay the log up to the event before it (its
-    ``event`` is the 1-based log line) and read the card and where it fitted."""
-    from ..log import replay
-
+def _infraction(
+    events: Sequence[dict[str, Any]],
+    infraction: dict[str, Any],
+    around: Callable[[int], tuple[TockGame, TockGame]],
+) -> dict[str, Any]:
+    """Name one recorded infraction: the positions just before and after its event (its
+    ``event`` is the 1-based log line, ``around``) give the card and where it fitted."""
     line = infraction["event"]
-    before = replay(events[: line - 1])
-    after = replay(events[:line])
-    assert isinstance(before, TockGame) and isinstance(after, TockGame)
+    before, after = around(line)
     ev = events[line - 1]
     player = infraction["player"]
     me = before._idx[player]
