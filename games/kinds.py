@@ -58,6 +58,13 @@ def rules_in_progress(kind: object) -> bool:
     return cls is not None and cls.rules_in_progress()
 
 
+def knock_from_position(kind: str, *, facts: object, by: object) -> dict[str, object]:
+    """The engine's verdict on a knock judged from what the table shows (the kind's
+    ``knock_from_position``); ``engine.InvalidEvent`` naming the broken rule for a bad
+    position, or for a kind without knocks."""
+    return engine.game_class(kind).knock_from_position(facts, by)
+
+
 def ruling_event(kind: str, *, by: str, ruling: str, referee: str) -> dict[str, object]:
     """The event that records a referee's ruling on a knock by ``by`` in a game of
     ``kind`` (the engine's ``ruling_event``); ``engine.InvalidEvent`` for a kind

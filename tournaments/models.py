@@ -597,6 +597,9 @@ class Ruling(models.Model):
     #: A correction: the new placements (player -> place) and the ones they replaced.
     placements = models.JSONField(_("corrected placements"), null=True, blank=True)
     previous_placements = models.JSONField(_("placements before"), null=True, blank=True)
+    #: A knock judged from the table's position (a game without a log): the facts the
+    #: referee entered, as the engine checked them (``sequence`` 0: no event).
+    position = models.JSONField(_("position judged"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("ruling")

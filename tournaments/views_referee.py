@@ -43,10 +43,15 @@ from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequenc
 from games.explanations import explain, verdict_label
 from games.kinds import has_knocks
 from games.presenters import game_view, placements_text
+from games.selectors import game_get
 from tournaments.errors import NotFound
 from tournaments.exports.csv_export import csv_text
 from tournaments.models import Role, RulingChoice
-from tournaments.permissions import ensure_can_referee_game, user_tournament_roles
+from tournaments.permissions import (
+    ensure_can_referee_game,
+    ensure_not_playing,
+    user_tournament_roles,
+)
 from tournaments.selectors import game_view_for, tournament_get_visible
 from tournaments.selectors.proposals import tournament_pending_proposals
 from tournaments.selectors.rulings import (
@@ -56,6 +61,7 @@ from tournaments.selectors.rulings import (
     ruling_names,
     tournament_rulings,
 )
+from tournaments.services.position_rulings import judge_position, position_ruling_record
 from tournaments.services.proposals import result_proposal_confirm, result_proposal_reject
 from tournaments.services.rulings import knock_ruling_record, result_correction_record
 
@@ -168,6 +174,8 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     sequence = _small_number(request.POST.get("sequence", "").strip(), default=-1)
     if request.POST.get("action") == "correct-result":
         return _correct_result(request, shown, sequence)
+    if request.POST.get("action") in ("position-judge", "position-record"):
+        return _position(request, shown)
     try:
         knock_ruling_record(
             game=shown.game.pk,
@@ -185,6 +193,74 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[pk]))
     response.status_code = 303
     return response
+
+
+def _posted_position(request: HttpRequest, players: list[str]) -> dict[str, Any]:
+    """The "what the table shows" form as the engine's position facts (players by seat:
+    ``turn``, ``to`` and the piles' fields name seats, never handles, so that no handle
+    is a field name): numbers where given as such, else the text (the engine names what
+    is wrong)."""
+
+    def number(name: str) -> Any:
+        raw = request.POST.get(name, "").strip()
+        return _small_number(raw, default=raw or None)
+
+    def seat(name: str) -> Any:
+        index = _small_number(request.POST.get(name, "").strip(), default=-1)
+        return players[index] if 0 <= index < len(players) else None
+
+    piles, stocks = {}, {}
+    for i, handle in enumerate(players):
+        bottoms = [number(f"pile-{i}-bottom"), number(f"pile-{i}-bottom2")]
+        piles[handle] = {
+            "count": number(f"pile-{i}-count") or 0,
+            "top": number(f"pile-{i}-top"),
+            "bottoms": [b for b in bottoms if b is not None],
+        }
+        stocks[handle] = number(f"stock-{i}") or 0
+    to = request.POST.get("move-to", "")
+    action: dict[str, Any] = {"type": request.POST.get("move-type", "")}
+    if action["type"] != "flip":
+        action["card"] = number("move-card")
+        action["to"] = "center" if to == "center" else seat("move-to")
+    return {
+        "center": [n for n in (number(f"center-{k}") for k in range(6)) if n is not None],
+        "piles": piles,
+        "stocks": stocks,
+        "table": number("table") or 0,
+        "turn": seat("turn"),
+        "action": action,
+        "penalized": request.POST.get("penalized") == "yes",
+    }
+
+
+def _position(request: HttpRequest, shown: Any) -> HttpResponse:
+    """Judge a knock from the table's position (``position-judge``: the engine's verdict,
+    nothing stored) or record the ruling on it (``position-record``)."""
+    game = shown.game
+    players = list(game_get(game_id=game.pk).players or [])
+    facts = _posted_position(request, players)
+    knocker = _small_number(request.POST.get("by", "").strip(), default=-1)
+    by = players[knocker] if 0 <= knocker < len(players) else ""
+    try:
+        if request.POST.get("action") == "position-record":
+            position_ruling_record(
+                game=game.pk,
+                facts=facts,
+                by=by,
+                ruling=request.POST.get("ruling", ""),
+                note=request.POST.get("note", ""),
+                user=request.user,
+            )
+            messages.success(request, _("Ruling recorded."))
+            response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[game.pk]))
+            response.status_code = 303
+            return response
+        ensure_not_playing(user=request.user, game=game_get(game_id=game.pk))
+        verdict = judge_position(game=game_get(game_id=game.pk), facts=facts, by=by)
+    except DomainError as exc:
+        return _render(request, _shown(request, game.pk), by="", error=exc)
+    return _render(request, shown, by="", position_verdict=verdict)
 
 
 def _small_number(text: str, *, default: Any) -> Any:
@@ -234,6 +310,7 @@ def _render(
     error: DomainError | None = None,
     stale: bool = False,
     places: dict[str, Any] | None = None,
+    position_verdict: dict[str, Any] | None = None,
 ) -> HttpResponse:
     game = shown.game
     players = list(game.players or [])
@@ -254,7 +331,10 @@ def _render(
             "max": len(players),
         }
     preview = None
-    if by in players and has_knocks(game.kind):
+    if position_verdict is not None:
+        preview = _shown_verdict(position_verdict, shown.names)
+        preview["from_position"] = True
+    elif by in players and has_knocks(game.kind):
         preview = knock_preview_for(game_id=game.pk, by=by, user=request.user)
         preview["verdict_label"] = verdict_label(preview["verdict"])
         preview["explanation"] = explain(preview, names=shown.names)  # display names
@@ -285,6 +365,11 @@ def _render(
         "stale": stale,
         "note": request.POST.get("note", "") if error is not None else "",
         "correction": correction,
+        # a knock at a table nobody recorded: judged from what the table shows
+        "position_form": has_knocks(game.kind) and game.last_sequence <= 1,
+        "posted": request.POST if request.method == "POST" else {},
+        "seats": list(enumerate(shown.names.get(h, h) for h in players)),
+        "series": range(6),
     }
     return render(
         request,
@@ -292,6 +377,17 @@ def _render(
         context,
         status=error.http_status if error is not None else 200,
     )
+
+
+def _shown_verdict(verdict: dict[str, Any], names: Any) -> dict[str, Any]:
+    shown = dict(verdict)
+    shown["verdict_label"] = verdict_label(verdict["verdict"])
+    shown["explanation"] = explain(verdict, names=names)
+    shown["penalty_shown"] = [
+        {**m, "from_name": names.get(m["from"], m["from"]), "to_name": names.get(m["to"], m["to"])}
+        for m in verdict["penalty"]
+    ]
+    return shown
 
 
 @require_safe
@@ -334,7 +430,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     header = [
         "game", "round", "table", "time", "referee", "event", "knocked_by", "knocked_on",
         "engine_verdict", "engine_reason", "ruling", "applied", "note", "placements",
-        "previous_placements",
+        "previous_placements", "judged_from",
     ]  # fmt: skip
     data = [
         [
@@ -353,6 +449,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             r.note,
             _places_csv(r.placements),
             _places_csv(r.previous_placements),
+            r.judged_from,
         ]  # fmt: skip
         for r in rows
     ]

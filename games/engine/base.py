@@ -834,6 +834,15 @@ class Game(ABC):
         raise InvalidEvent(f"{cls.title} has no knocks to rule on")
 
     @classmethod
+    def knock_from_position(cls, facts: Mapping[str, Any], by: Any) -> dict[str, Any]:
+        """The engine's verdict on a knock by ``by`` judged from what the table shows
+        (``facts``: the kind's position description; a game without a log), in the shape
+        of a knock preview plus ``"position"`` (the checked facts). Only a kind with
+        :attr:`has_knocks` has one (``InvalidEvent`` otherwise; a bad position: an
+        ``InvalidEvent`` naming the rule)."""
+        raise InvalidEvent(f"{cls.title} has no knocks to rule on")
+
+    @classmethod
     def ruling_of(cls, event: Any) -> tuple[str, str] | None:
         """``(knocker, ruling)`` when ``event`` records a referee's ruling on a knock
         (the inverse of :meth:`ruling_event`), else ``None`` (always, for a kind

@@ -66,7 +66,18 @@ class RulingSerializer(serializers.Serializer):
     at = serializers.DateTimeField()
     referee = serializers.CharField()
     sequence = serializers.IntegerField(
-        help_text="The ruling's event in the log: a `tock`, or a `correction`."
+        help_text="The ruling's event in the log: a `tock`, or a `correction`; 0: no event "
+        "(a knock judged from the table's position, a placements-only correction)."
+    )
+    judged_from = serializers.ChoiceField(
+        choices=["log", "position"],
+        help_text="What a knock was judged on: the recorded log, or the table's position "
+        "entered by the referee at a game nobody recorded (then `position`).",
+    )
+    position = serializers.DictField(
+        allow_null=True,
+        help_text="The position judged: center tops, each discard (top, bottom cards, "
+        "count), face-down counts, table, whose move and the move.",
     )
     knocker = serializers.CharField()
     against = serializers.CharField()

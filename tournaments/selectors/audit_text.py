@@ -181,9 +181,7 @@ def _signed_up(d: Mapping[str, Any], names: Names) -> str:
 
 
 def _byes(d: Mapping[str, Any], names: Names) -> str:
-    return _("Sitting out this round (a bye): %(names)s.") % {
-        "names": _list(d["players"], names)
-    }
+    return _("Sitting out this round (a bye): %(names)s.") % {"names": _list(d["players"], names)}
 
 
 #: One sentence per action (the actions of ``tournaments.selectors.audit``).

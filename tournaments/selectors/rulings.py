@@ -105,6 +105,10 @@ class RulingRow:
     #: a decision on a scorekeeper's proposed result (``ruling``: ``proposal_ok``,
     #: ``proposal_replaced`` or ``proposal_rejected``)
     proposal: bool = False
+    #: what the knock was judged on: ``log`` (the recorded game) or ``position`` (what
+    #: the table showed, at a game nobody recorded: ``position`` holds it)
+    judged_from: str = "log"
+    position: dict[str, Any] | None = None
 
 
 def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
@@ -165,9 +169,29 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 placements=_renamed(r.placements, shown_as),
                 previous_placements=_renamed(r.previous_placements, shown_as),
                 proposal=r.is_proposal,
+                judged_from="position" if r.position else "log",
+                position=_position_renamed(r.position, shown_as),
             )
         )
     return rows
+
+
+def _position_renamed(position: dict[str, Any] | None, shown_as: dict[str, str]) -> dict | None:
+    """A judged position with hidden players under their neutral handles."""
+    if not position:
+        return None
+    name = lambda h: shown_as.get(h, h) if isinstance(h, str) else h  # noqa: E731
+    action = dict(position.get("action") or {})
+    if "to" in action:
+        action["to"] = name(action["to"])
+    return {
+        **position,
+        "players": [name(h) for h in position.get("players") or []],
+        "piles": {name(h): v for h, v in (position.get("piles") or {}).items()},
+        "stocks": {name(h): v for h, v in (position.get("stocks") or {}).items()},
+        "turn": name(position.get("turn")),
+        "action": action,
+    }
 
 
 def _renamed(placements: dict[str, int] | None, shown_as: dict[str, str]) -> dict | None:
@@ -200,6 +224,8 @@ def ruling_row(*, ruling: Ruling) -> RulingRow:
         placements=ruling.placements,
         previous_placements=ruling.previous_placements,
         proposal=ruling.is_proposal,
+        judged_from="position" if ruling.position else "log",
+        position=ruling.position,
     )
 
 

@@ -57,3 +57,12 @@ def fill(label: Any, value: Any) -> str:
     with ``value`` (escaped) in place of its first ``%s``. Saves a translation tag per
     row in long lists."""
     return mark_safe(str(label).replace("%s", str(conditional_escape(value)), 1))  # noqa: S308
+
+
+@register.simple_tag
+def posted_value(posted: Any, prefix: str, index: Any, suffix: str = "") -> str:
+    """A posted form field shown again (``{% posted_value posted 'pile' 2 'top' %}`` is
+    the field ``pile-2-top``; no suffix: ``prefix-index``); empty when not posted."""
+    name = f"{prefix}-{index}-{suffix}" if suffix else f"{prefix}-{index}"
+    getter = getattr(posted, "get", None)
+    return str(getter(name, "")) if getter else ""
