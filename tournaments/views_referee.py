@@ -366,7 +366,7 @@ def _render(
         "note": request.POST.get("note", "") if error is not None else "",
         "correction": correction,
         # a knock at a table nobody recorded: judged from what the table shows
-        "position_form": has_knocks(game.kind) and game.last_sequence <= 1,
+        "position_form": has_knocks(game.kind) and game.last_sequence == 0,
         "posted": request.POST if request.method == "POST" else {},
         "seats": list(enumerate(shown.names.get(h, h) for h in players)),
         "series": range(6),

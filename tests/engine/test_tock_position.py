@@ -61,7 +61,7 @@ def test_the_tables_position_gives_the_recorded_logs_verdict(seed, players):
 def test_each_kind_of_verdict_is_reached():
     kinds = set()
     for seed in range(6):
-        for before, move, upto in _points(seed, 4):
+        for before, move, _upto in _points(seed, 4):
             facts = position_of(before, move)
             knocker = next(p for p in facts["players"] if p != move["player"])
             kinds.add(knock_from_position(facts, knocker)["code"])

@@ -7,7 +7,8 @@ and judges the knock exactly as on a recorded log) and stored as a
 
 Rules: organizers and referees of the game's tournament (404 for those who may not see
 the game, 403 for others), never a player of the game (403); a kind with knocks; a game
-without a log (a recorded game is ruled on its log: 409) and not void. ``ruling`` is
+without a log, not even its start line (a recorded game is ruled on its log: 409), and
+not void. ``ruling`` is
 ``confirm`` (the engine's verdict), ``correct`` or ``incorrect``; an override needs a
 note (400). A position the engine refuses: 400 with its reason naming the rule; a knock
 it refuses there (the knocker is the player judged...): 422. Nothing is stored on a
@@ -79,7 +80,7 @@ def position_ruling_record(
         )
     with transaction.atomic(durable=True):
         locked = Game.objects.select_for_update().get(pk=game.pk)
-        if locked.last_sequence > 1:
+        if locked.last_sequence > 0:
             raise ResultConflict(
                 _("This game has a recorded log: rule on the knock on its log instead.")
             )

@@ -956,13 +956,6 @@ class TockGame(Game):
         return None if t is None or not self._still_in[t] else self._names[t]
 
     @classmethod
-    def knock_from_position(cls, facts: Mapping[str, Any], by: Any) -> dict[str, Any]:
-        """A knock judged from the table's position (:mod:`.position`)."""
-        from .position import knock_from_position
-
-        return knock_from_position(facts, by)
-
-    @classmethod
     def ruling_event(cls, by: str, ruling: str, referee: str) -> dict[str, Any]:
         """A knock by ``by`` carrying the referee's ``ruling`` (``"correct"`` or
         ``"incorrect"``), which the engine applies instead of its own verdict."""

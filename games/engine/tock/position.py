@@ -275,3 +275,13 @@ def position_of(game: TockGame, action: Mapping[str, Any]) -> dict[str, Any]:
         "action": {k: v for k, v in action.items() if k != "player"},
         "penalized": False,
     }
+
+
+def _judge_position(cls: type[TockGame], facts: Mapping[str, Any], by: Any) -> dict[str, Any]:
+    """TOCK's ``Game.knock_from_position`` (see the base class)."""
+    return knock_from_position(facts, by)
+
+
+# TOCK's answer to the contract's ``knock_from_position``, set here (this module imports
+# the game, so the game cannot import it back); ``games.engine.tock`` imports this module.
+TockGame.knock_from_position = classmethod(_judge_position)  # type: ignore[method-assign,assignment]
