@@ -27,7 +27,7 @@ score sheet's next round line (:meth:`CasinoPresenter.raw_template`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games.engine.casino import CasinoGame
 from games.engine.casino.game import deals_per_round
+from games.presenter_steps import step_key, steps_panel, target
 from games.presenters import (
     Names,
     Presenter,
@@ -439,6 +440,26 @@ class CasinoPresenter(Presenter):
             ),
         )
 
+    score_template = "games/score/cards.html"
+
+    def score_panel(
+        self,
+        moves: Any,
+        summary: Mapping[str, Any] | None,
+        names: Names,
+        button: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        pick: Any = None,
+        start: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The card pad (:func:`casino_score_panel`) for a game whose cards the engine
+        knows (its start has a ``seed``) once it has started; ``None`` (the generic
+        page) for a game without a seed, a score sheet and before the start."""
+        seeded = isinstance(start, Mapping) and start.get("seed") is not None
+        if not seeded or start.get("sheet") is True or moves.start:  # type: ignore[union-attr]
+            return None
+        return casino_score_panel(self, moves, summary or {}, names, button, pick)
+
     def raw_template(
         self,
         events: list[dict[str, Any]],
@@ -487,3 +508,124 @@ def _round_over(summary: Mapping[str, Any]) -> bool:
     if not summary.get("round"):
         return True
     return len(summary.get("round_scores") or []) >= int(summary.get("round") or 0)
+
+
+# ---------------------------------------------------------------------- the card pad
+def _short_item(item: Any, builds: Mapping[Any, Any]) -> str:
+    """One item a move takes or builds on, short: a build (``build of 8``), loose
+    cards added up (``2♦+3♣``), one card (``5♠``)."""
+    if isinstance(item, str) and _split(item) is None:
+        value = builds.get(item)
+        return _("build of %(value)s") % {"value": value if value is not None else item}
+    if isinstance(item, list):
+        return "+".join(_short_item(i, builds) for i in item)
+    return casino_card(item)["short"]
+
+
+def casino_move_short(event: Mapping[str, Any], builds: Mapping[Any, Any]) -> str:
+    """A move of the card being played, in a few words (a step-2 target's text): what
+    it takes, builds, raises or calls, or that it trails."""
+    kind = event.get("type")
+
+    def items(key: str) -> str:
+        got = event.get(key)
+        return ", ".join(_short_item(i, builds) for i in got) if isinstance(got, list) else ""
+
+    if kind == "capture":
+        return _("Take %(items)s") % {"items": items("take")}
+    if kind == "build":
+        raw = event.get("with")
+        raises = isinstance(raw, list) and any(
+            isinstance(i, str) and _split(i) is None for i in raw
+        )
+        text = _("Raise %(items)s to %(value)s") if raises else _("Build %(value)s on %(items)s")
+        return text % {"items": items("with"), "value": event.get("value")}
+    if kind == "call":
+        groups = event.get("groups")
+        shown = (
+            " | ".join(
+                "+".join(_short_item(i, builds) for i in g) if isinstance(g, list) else str(g)
+                for g in groups
+            )
+            if isinstance(groups, list)
+            else ""
+        )
+        return _("Call %(value)s: %(groups)s") % {"value": event.get("value"), "groups": shown}
+    if kind == "trail":
+        return _("Trail")
+    return str(kind)
+
+
+def casino_score_panel(
+    presenter: CasinoPresenter,
+    moves: Any,
+    summary: Mapping[str, Any],
+    names: Names,
+    button: Callable[[dict[str, Any]], dict[str, Any]],
+    pick: Any,
+) -> dict[str, Any]:
+    """The card pad of a seeded Casino game (``games/score/cards.html``, see
+    :mod:`games.presenter_steps`): a key per card in the hand of the player to move
+    (dimmed when it has no legal move), opening that card's legal moves (a capture,
+    build, raise or call described by the center items it takes or builds on, or the
+    trail), or recording the card's one move at once; the deal one large target."""
+    player = _name(names, moves.turn) if moves.turn else ""
+    center = summary.get("center") or {}
+    builds = {
+        b.get("id"): b.get("value") for b in (center.get("builds") or []) if isinstance(b, Mapping)
+    }
+    with_card = [e for e in moves.legal if "card" in e]
+    hand = list((summary.get("hands") or {}).get(moves.turn) or []) if moves.turn else []
+    for event in with_card:  # (a hand not in the summary: the cards the moves play)
+        if event["card"] not in hand:
+            hand.append(event["card"])
+    keys = []
+    for card in hand:
+        face = casino_card(card)
+        if not isinstance(card, str) or face["code"] != card or face["short"] == str(card):
+            continue  # not a card code (nothing to key it by)
+        events = [e for e in with_card if e.get("card") == card]
+
+        def short(event: dict[str, Any]) -> dict[str, Any]:
+            return target(button, event, casino_move_short(event, builds), cls="casino-move")
+
+        def direct(event: dict[str, Any], face: dict[str, Any] = face) -> dict[str, Any]:
+            return target(
+                button,
+                event,
+                face["short"],
+                sub=casino_move_short(event, builds),
+                cls="casino-key" + (" red" if face["red"] else ""),
+            )
+
+        keys.append(
+            step_key(
+                card,
+                events,
+                face=face["short"],
+                label=_("%(player)s plays %(card)s: how?")
+                % {"player": player, "card": face["label"]},
+                title=_("%(player)s plays %(card)s:") % {"player": player, "card": face["short"]},
+                choice=short,
+                direct=direct,
+                sub="…",
+                css="casino-key" + (" red" if face["red"] else ""),
+                pick=pick,
+            )
+        )
+    keyed = {id(c["event"]) for k in keys for c in k["choices"]}
+    keyed |= {id(k["button"]["event"]) for k in keys if k["button"] is not None}
+    actions = [target(button, e) for e in moves.legal if id(e) not in keyed]
+    expected = None
+    if not keyed and len(actions) == 1:
+        expected, actions = actions[0], []
+    return steps_panel(
+        mini_template="games/score/_casino_mini.html",
+        keys=keys,
+        keys_title=_("%(player)s plays: which card?") % {"player": player},
+        actions=actions,
+        expected=expected,
+        table=[target(button, e) for e in moves.table],
+        table_title=str(presenter.table_moves_title),
+        infractions=[{"title": "", "buttons": [target(button, e) for e in moves.infractions]}],
+    )

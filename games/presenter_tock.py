@@ -172,7 +172,8 @@ class TockPresenter(Presenter):
         names: Names,
         button: Callable[[dict[str, Any]], dict[str, Any]],
         *,
-        pick: int | None = None,
+        pick: int | str | None = None,
+        start: Mapping[str, Any] | None = None,
     ) -> dict[str, Any] | None:
         """The score page's play area (``games/score/tock.html``), every target one of
         the engine's moves (``moves``: :class:`games.scorekeeping.ScoreMoves`), arranged

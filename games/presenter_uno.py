@@ -25,12 +25,13 @@ complete (:meth:`UnoPresenter.raw_template`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from games.presenter_steps import step_key, steps_panel, target
 from games.presenters import (
     Names,
     Presenter,
@@ -64,6 +65,11 @@ WILD_NAMES = {
 SYMBOLS = {"S": "⊘", "V": "⇄", "D": "+2", "W": "W", "W4": "+4", "WS": "⇆", "WC": "W"}
 #: CSS class suffix of each colour (``uno-card uno-red``...).
 COLOR_CLASSES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+#: The score page's keys: the colours in this order, then the wilds; a colour's cards
+#: by value in this order.
+KEY_COLORS = ("R", "Y", "G", "B")
+KEY_WILDS = ("W", "W4", "WS", "WC")
+VALUE_ORDER = "0123456789SVD"
 
 
 def color_name(color: Any) -> str:
@@ -403,6 +409,25 @@ class UnoPresenter(Presenter):
             ),
         )
 
+    score_template = "games/score/cards.html"
+
+    def score_panel(
+        self,
+        moves: Any,
+        summary: Mapping[str, Any] | None,
+        names: Names,
+        button: Callable[[dict[str, Any]], dict[str, Any]],
+        *,
+        pick: Any = None,
+        start: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The card pad (:func:`uno_score_panel`) for a game whose cards the engine
+        knows (its start has a ``seed``) once it has started; ``None`` (the generic
+        page) for a game without a seed, a score sheet and before the start."""
+        if not self._seeded(start) or (start or {}).get("sheet") is True or moves.start:
+            return None
+        return uno_score_panel(self, moves, names, button, pick)
+
     def raw_template(
         self,
         events: list[dict[str, Any]],
@@ -461,3 +486,183 @@ class UnoPresenter(Presenter):
         else:
             return None
         return {"note": note, "event": json.dumps(skeleton, ensure_ascii=False)}
+
+
+# ---------------------------------------------------------------------- the card pad
+def _value_rank(card: Any) -> int:
+    value = card[1:] if isinstance(card, str) else ""
+    return VALUE_ORDER.index(value) if len(value) == 1 and value in VALUE_ORDER else 99
+
+
+def uno_score_panel(
+    presenter: UnoPresenter,
+    moves: Any,
+    names: Names,
+    button: Callable[[dict[str, Any]], dict[str, Any]],
+    pick: Any,
+) -> dict[str, Any]:
+    """The card pad of a seeded UNO game (``games/score/cards.html``, see
+    :mod:`games.presenter_steps`): a key per colour (dimmed without a legal card), then
+    one per wild in hand; a colour opens its legal cards by value, a wild the colour it
+    is given; a key with one move records it. Draw, pass, challenge, a colour to
+    choose, the deal: one tap each; catches one tap each; a play that forgets UNO under
+    "Something else"."""
+    player = _name(names, moves.turn) if moves.turn else ""
+    plays = [e for e in moves.legal if e.get("type") == "play"]
+    others = [e for e in moves.legal if e.get("type") != "play"]
+
+    def uno_mark(event: Mapping[str, Any]) -> str:
+        return _("UNO!") if event.get("uno") is True else ""
+
+    def card_target(event: dict[str, Any], *, label: str | None = None) -> dict[str, Any]:
+        card = event.get("card")
+        color = event.get("color")
+        if color in COLOR_CLASSES:  # a wild: the colour it is given
+            return target(
+                button,
+                event,
+                color_name(color),
+                sub=uno_mark(event),
+                cls=f"uno-key uno-{COLOR_CLASSES[color]}",
+                label=label,
+            )
+        face = uno_card(card)
+        return target(
+            button,
+            event,
+            face["short"],
+            sub=uno_mark(event),
+            cls=f"uno-key uno-{face['css']}",
+            label=label,
+        )
+
+    keys = []
+    for color in KEY_COLORS:
+        events = sorted(
+            (
+                e
+                for e in plays
+                if str(e.get("card", ""))[:1] == color and e.get("card") not in WILD_NAMES
+            ),
+            key=lambda e: _value_rank(e.get("card")),
+        )
+        name = color_name(color)
+
+        def direct(event: dict[str, Any], name: str = name) -> dict[str, Any]:
+            made = card_target(event)
+            made["short"], made["sub"] = (
+                name,
+                " ".join(x for x in (uno_card(event.get("card"))["short"], uno_mark(event)) if x),
+            )
+            return made
+
+        keys.append(
+            step_key(
+                color,
+                events,
+                face=name,
+                label=_("%(player)s plays a %(color)s card: which?")
+                % {"player": player, "color": name},
+                title=_("%(player)s plays %(color)s:") % {"player": player, "color": name},
+                choice=card_target,
+                direct=direct,
+                sub=" ".join(uno_card(e.get("card"))["short"] for e in events),
+                css=f"uno-key uno-{COLOR_CLASSES[color]}",
+                pick=pick,
+            )
+        )
+    for wild in KEY_WILDS:
+        events = [e for e in plays if e.get("card") == wild]
+        if not events:
+            continue
+        name = str(WILD_NAMES[wild])
+        keys.append(
+            step_key(
+                wild,
+                events,
+                face=name,
+                label=_("%(player)s plays %(card)s: which colour?")
+                % {"player": player, "card": name},
+                title=_("%(player)s plays %(card)s: which colour?")
+                % {"player": player, "card": name},
+                choice=card_target,
+                direct=card_target,
+                sub="…",
+                css="uno-key uno-wild",
+                pick=pick,
+            )
+        )
+    # a play no key takes (a card code the page does not know) is offered on its own
+    keyed = {id(e) for k in keys for e in [*(c["event"] for c in k["choices"])]}
+    keyed |= {id(k["button"]["event"]) for k in keys if k["button"] is not None}
+    others = [*(e for e in plays if id(e) not in keyed), *others]
+
+    actions, expected = [], None
+    for event in others:
+        kind = event.get("type")
+        if kind == "color":
+            color = event.get("color")
+            made = target(
+                button,
+                event,
+                color_name(color),
+                cls=f"uno-key uno-{COLOR_CLASSES.get(color, 'wild')}",
+            )
+        elif kind == "draw":
+            cards = event.get("cards")
+            n = len(cards) if isinstance(cards, list) else 1
+            made = target(
+                button,
+                event,
+                _("Draw") if n == 1 else _("Draw %(n)d") % {"n": n},
+                cls="uno-action",
+            )
+        elif kind == "pass":
+            made = target(button, event, _("Pass"), cls="uno-action")
+        elif kind == "challenge":
+            made = target(button, event, _("Challenge"), cls="uno-action")
+        else:  # the deal
+            made = target(button, event, cls="uno-action")
+        actions.append(made)
+    if not plays and len(actions) == 1 and actions[0]["event"].get("type") != "color":
+        expected = {**actions[0], "short": actions[0]["label"]}
+        actions = []
+    if any(e.get("type") == "color" for e in others):
+        actions_title = _("%(player)s chooses the colour") % {"player": player}
+    elif any(e.get("type") == "challenge" for e in others):
+        actions_title = _("%(player)s: challenge the Wild Draw Four, or draw four?") % {
+            "player": player
+        }
+    else:
+        actions_title = ""
+
+    table = [target(button, e, _name(names, e.get("by")), cls="knock") for e in moves.table]
+    infractions = [
+        {
+            "title": _("Without calling UNO"),
+            "buttons": [
+                card_target(
+                    e,
+                    label=_("%(play)s, without calling UNO")
+                    % {"play": presenter.move_label(e, names)},
+                )
+                for e in moves.infractions
+                if e.get("type") == "play"
+            ],
+        },
+        {
+            "title": "",
+            "buttons": [target(button, e) for e in moves.infractions if e.get("type") != "play"],
+        },
+    ]
+    return steps_panel(
+        mini_template="games/score/_uno_mini.html",
+        keys=keys,
+        keys_title=_("%(player)s plays: which colour?") % {"player": player},
+        actions=actions,
+        actions_title=actions_title,
+        expected=expected,
+        table=table,
+        table_title=str(presenter.table_moves_title),
+        infractions=infractions,
+    )

@@ -208,13 +208,16 @@ class Presenter:
         names: Names,
         button: Callable[[dict[str, Any]], dict[str, Any]],
         *,
-        pick: int | None = None,
+        pick: int | str | None = None,
+        start: Mapping[str, Any] | None = None,
     ) -> dict[str, Any] | None:
         """What :attr:`score_template` shows: the engine's moves now
         (``games.scorekeeping.ScoreMoves``) arranged for one thumb, each made a tap
         target by ``button(event)`` (its JSON, words, idempotency key); ``pick``: a
-        choice the scorekeeper opened (without JavaScript, ``?pick=N``). ``None``
-        (default): the generic page."""
+        choice the scorekeeper opened (without JavaScript, ``?pick=N`` or a short key
+        id such as ``?pick=R``); ``start``: the game's start event (``None`` before
+        it). ``None`` (default): the generic page. UNO and Casino: the two-step card
+        pad of :mod:`games.presenter_steps` for a seeded game."""
         return None
 
     def sheet_form(self, players: Sequence[str], names: Names) -> Any:

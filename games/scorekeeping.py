@@ -8,8 +8,9 @@ it never imports the engine. Every list comes from the game's kind
   (``cls.start_events(players)``: TOCK, one per player who may begin);
 * ``legal``: the moves of the player to move that break no rule (``legal_moves()``;
   with the cards they move named when the engine has ``named_event``: UNO);
-* ``infractions``: the moves the mode records as infractions (``infraction_moves()``,
-  TOCK's table mode), which happen at real tables and must be recordable;
+* ``infractions``: the moves the mode records as infractions (``infraction_moves()``:
+  TOCK's table mode, UNO's forgotten call; named as the legal ones), which happen at
+  real tables and must be recordable;
 * ``table``: events other players may record out of turn (``table_moves()``: TOCK's
   knocks), with ``knock_target`` whom a knock now would be judged against.
 
@@ -70,7 +71,7 @@ def game_score_moves(*, game: Game) -> ScoreMoves:
         sequence=sequence,
         turn=eng.turn,
         legal=legal,
-        infractions=eng.infraction_moves(),
+        infractions=[eng.named_event(move) for move in eng.infraction_moves()],
         table=eng.table_moves(),
         knock_target=eng.knock_target(),
     )

@@ -17,9 +17,10 @@ user's role again and store all or nothing:
    scorekeeper the service's refusal (403).
 
 A kind whose presenter has a play area of its own (``score_template`` and
-``score_panel``: TOCK's card pad) gets the compact layout (the play area alone on a
-phone's screen, the rest folded under "More"); ``?pick=N`` opens a pad key's choice
-without JavaScript. Every tap target carries ``data-event``, the exact event it records.
+``score_panel``: TOCK's card pad; UNO's and Casino's two-step card pad in a seeded game)
+gets the compact layout (the play area alone on a phone's screen, the rest folded under
+"More"); ``?pick=N`` (or a short key id, ``?pick=R``) opens a pad key's choice without
+JavaScript. Every tap target carries ``data-event``, the exact event it records.
 
 ``static/js/score.js`` sends the same events to ``POST /api/games/<id>/events`` (with an
 ``Idempotency-Key``, retried on a lost answer, queued on the phone while offline) and
@@ -59,6 +60,7 @@ from django.views.decorators.http import require_http_methods
 
 from games.engine.log import MAX_DEPTH
 from games.errors import DomainError, GameNotFound, MalformedInput, StaleSequence
+from games.presenter_steps import valid_key_id
 from games.presenters import Names, game_log_lines, game_view, presenter_for
 from games.scorekeeping import ScoreMoves, event_needs_referee, game_score_moves
 from games.selectors import Withdrawals, game_event_count, game_withdrawals
@@ -252,11 +254,14 @@ def _json_object(text: str) -> Any:
         raise MalformedInput(_("The event is not valid JSON.")) from None
 
 
-def _pick(request: HttpRequest) -> int | None:
-    """The card whose destinations the scorekeeper opened without JavaScript
-    (``?pick=N``; score.js opens them in place)."""
+def _pick(request: HttpRequest) -> int | str | None:
+    """The key whose choices the scorekeeper opened without JavaScript (score.js opens
+    them in place): ``?pick=N``, a TOCK card, or a short key id (``?pick=R``, an UNO
+    colour; ``?pick=10D``, a Casino card); anything else opens nothing."""
     text = request.GET.get("pick", "")
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 3 else None
+    if text.isascii() and text.isdigit() and len(text) <= 3:
+        return int(text)
+    return text if valid_key_id(text) else None
 
 
 def _whole_number(text: str) -> int:
@@ -295,7 +300,12 @@ def _render(
         {"sheet": True}
         if sheet is not None
         else buttons.presenter.score_panel(
-            moves, view.summary, shown.names, buttons.button, pick=_pick(request)
+            moves,
+            view.summary,
+            shown.names,
+            buttons.button,
+            pick=_pick(request),
+            start=game.start_event if game.last_sequence else None,
         )
     )
     undo = _undo_button(request, shown, withdrawals, buttons, can_referee=can_referee)

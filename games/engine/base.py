@@ -738,7 +738,8 @@ class Game(ABC):
 
     def infraction_moves(self) -> list[dict[str, Any]]:
         """Events the player to move may push now that break a rule the game's mode
-        records instead of refusing (TOCK in mode ``table``: its three infractions), so
+        records instead of refusing (TOCK in mode ``table``: its three infractions; UNO: a
+        play that leaves one card without calling UNO), so
         that a scorekeeper can record what was really played. None of them is in
         :meth:`legal_moves`; :meth:`push` accepts each. Default: none."""
         return []

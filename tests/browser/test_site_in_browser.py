@@ -46,9 +46,7 @@ def test_player_finds_standings_and_seat_on_a_phone(phone: Any, demo_site: str, 
     # empty heading, and a tap opens it.
     about = page.locator("details.event-facts")
     expect(about).not_to_have_attribute("open", "")
-    marker = about.locator("summary").evaluate(
-        "s => getComputedStyle(s, '::before').content"
-    )
+    marker = about.locator("summary").evaluate("s => getComputedStyle(s, '::before').content")
     assert "\u25b8" in marker, marker
     about.locator("summary").tap()
     expect(about.locator("dl.facts")).to_be_visible()

@@ -77,3 +77,28 @@ def test_start_events_one_per_first_player_in_table_mode():
         assert game.turn == event["first"]
         assert game.summary()["mode"] == "table"
         assert game.summary()["seed"] is None
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_uno_offers_every_simulated_event_and_a_forgotten_uno_as_an_infraction(seed):
+    """A seeded UNO game: every event the bots played (forgetting UNO now and then) is
+    among the named legal moves, the catches and the infraction moves; an infraction
+    move is a play that leaves one card without calling UNO: accepted, never legal, and
+    a catch may follow it."""
+    log = engine.simulate(game="uno", players=4, seed=seed, forget=0.3)
+    game = engine.start(log[0])
+    offered_infractions = 0
+    for event in log[1:]:
+        legal = [game.named_event(m) for m in game.legal_moves()]
+        infractions = [game.named_event(m) for m in game.infraction_moves()]
+        for move in infractions:
+            assert move["type"] == "play" and "uno" not in move
+            assert {**move, "uno": True} in legal and move not in legal
+            probe = game.copy()
+            probe.push(move)
+            assert probe.table_moves(), move  # the player may be caught now
+        offered_infractions += len(infractions)
+        assert event in legal + infractions + game.table_moves(), event
+        game.push(event)
+    assert offered_infractions > 0
+    assert game.is_over and game.infraction_moves() == []

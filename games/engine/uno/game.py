@@ -821,6 +821,24 @@ class UnoGame(Game):
         probe.push(dict(event))
         return {**event, **probe._named}
 
+    def infraction_moves(self) -> list[dict[str, Any]]:
+        """The plays that leave their player one card without calling UNO: each of
+        :meth:`legal_moves`' plays that calls it (``"uno": true``), without the call,
+        when pushing it would make the player catchable (a ``WS`` is judged on the hand
+        after the swap). ``push`` accepts them (the rules do not refuse a forgotten
+        call: they let the next event be a catch), so a scorekeeper can record what was
+        really played; none is in :meth:`legal_moves`."""
+        moves = []
+        for move in self.legal_moves():
+            if move.get("type") != "play" or move.get("uno") is not True:
+                continue
+            bare = {k: v for k, v in move.items() if k != "uno"}
+            probe = self.copy()
+            probe.push(dict(bare))
+            if probe._catchable is not None:
+                moves.append(bare)
+        return moves
+
     def table_moves(self) -> list[dict[str, Any]]:
         """Catches: right after a play that left a player one card without calling UNO,
         any other player may catch them."""
