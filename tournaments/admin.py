@@ -22,6 +22,7 @@ from tournaments.models import (
     League,
     NoShow,
     Player,
+    RefereeCall,
     Registration,
     ResultProposal,
     Round,
@@ -240,6 +241,20 @@ class SeasonAdmin(admin.ModelAdmin):
 
     list_display = ("league", "name", "starts_on", "ends_on", "best_of")
     list_filter = ("league",)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RefereeCall)
+class RefereeCallAdmin(admin.ModelAdmin):
+    """Calls are written by the calls service: read-only here."""
+
+    list_display = ("created_at", "tournament", "game", "claimed_by", "closed_at")
+    raw_id_fields = ("game", "tournament", "called_by", "claimed_by", "closed_by", "ruling")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

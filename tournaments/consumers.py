@@ -70,6 +70,7 @@ TOURNAMENT_CHANGES = (
     "clock",
     "registrations",
     "proposals",
+    "calls",
 )
 
 

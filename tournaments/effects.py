@@ -88,6 +88,10 @@ LIVE_CHANGES: dict[str, list[str]] = {
     "report_disputed": ["proposals"],
     "report_accepted": ["proposals"],
     "report_accepted_by_staff": ["proposals"],
+    # referee calls (the referee list, the table's page)
+    "referee_called": ["calls"],
+    "referee_call_claimed": ["calls"],
+    "referee_call_closed": ["calls"],
 }
 
 

@@ -4,6 +4,7 @@ from django.urls import path
 
 from tournaments import (
     views,
+    views_calls,
     views_organize,
     views_referee,
     views_report,
@@ -80,6 +81,19 @@ urlpatterns = [
     path("games/<int:pk>/", views.game_detail, name="game-detail"),
     path("games/<int:pk>/score/", views_score.game_score, name="game-score"),
     path("games/<int:pk>/report/", views_report.game_report_page, name="game-report"),
+    path("games/<int:pk>/call/", views_calls.game_call, name="game-call"),
+    path(
+        "calls/<int:pk>/claim/",
+        views_calls.call_action,
+        {"action": "claim"},
+        name="call-claim",
+    ),
+    path(
+        "calls/<int:pk>/close/",
+        views_calls.call_action,
+        {"action": "close"},
+        name="call-close",
+    ),
     # referees (tournaments/views_referee.py)
     path("games/<int:pk>/referee/", views_referee.game_referee, name="game-referee"),
     path("tournaments/<int:pk>/referee/", views_referee.referee_home, name="referee"),

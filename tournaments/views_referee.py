@@ -53,6 +53,7 @@ from tournaments.permissions import (
     user_tournament_roles,
 )
 from tournaments.selectors import game_view_for, tournament_get_visible
+from tournaments.selectors.calls import calls_answer_times, tournament_calls
 from tournaments.selectors.proposals import tournament_pending_proposals
 from tournaments.selectors.rulings import (
     knock_preview_for,
@@ -93,6 +94,9 @@ def _render_home(
             "tournament": tournament,
             "proposals": tournament_pending_proposals(tournament=tournament, user=request.user),
             "games": referee_games(tournament=tournament),
+            # referee calls: the open ones, oldest first; the median time to answer
+            "calls": tournament_calls(tournament=tournament),
+            "answer_times": calls_answer_times(tournament=tournament),
             "error": error,
             # the refused form's game and what was posted (shown again, unfolded)
             "failed": failed,

@@ -6,6 +6,7 @@ from tock_site.page_cache import page_cached
 from tournaments.api import (
     auth,
     base,
+    calls,
     games,
     leagues,
     players,
@@ -133,6 +134,14 @@ urlpatterns = [
         name="tournament-rulings",
     ),
     path("games/<int:game_id>/reports", reports.GameReportsApi.as_view(), name="game-reports"),
+    path("games/<int:game_id>/calls", calls.GameCallsApi.as_view(), name="game-calls"),
+    path(
+        "tournaments/<int:tournament_id>/calls",
+        calls.TournamentCallsApi.as_view(),
+        name="tournament-calls",
+    ),
+    path("calls/<int:call_id>/claim", calls.CallClaimApi.as_view(), name="call-claim"),
+    path("calls/<int:call_id>/close", calls.CallCloseApi.as_view(), name="call-close"),
     path(
         "games/<int:game_id>/reports/accept",
         reports.GameReportAcceptApi.as_view(),

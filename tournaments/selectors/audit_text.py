@@ -184,6 +184,12 @@ def _byes(d: Mapping[str, Any], names: Names) -> str:
     return _("Sitting out this round (a bye): %(names)s.") % {"names": _list(d["players"], names)}
 
 
+def _called(d: Mapping[str, Any], names: Names) -> str:
+    if d.get("reason"):
+        return _("Table %(table)s: %(reason)s") % {"table": d["table"], "reason": d["reason"]}
+    return _("Table %(table)s.") % {"table": d["table"]}
+
+
 #: One sentence per action (the actions of ``tournaments.selectors.audit``).
 SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "created": _created,
@@ -206,6 +212,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "staff_account_created": _staff_account,
     "staff_link_issued": _staff_link,
     "signed_up": _signed_up,
+    "referee_called": _called,
+    "referee_call_claimed": _called,
+    "referee_call_closed": _called,
     "waitlist_promoted": _player(gettext_noop("%(name)s moved up from the waitlist.")),
     "byes": _byes,
     "report_made": _report,

@@ -67,6 +67,10 @@ AUDIT_ACTIONS = {
     "signed_up": gettext_lazy("Signed up themselves"),
     "waitlist_promoted": gettext_lazy("Moved up from the waitlist"),
     "byes": gettext_lazy("Byes"),
+    "referee_called": gettext_lazy("Referee called"),
+    "referee_call_claimed": gettext_lazy("Referee on the way"),
+    "referee_call_closed": gettext_lazy("Referee call closed"),
+    "position_ruling": gettext_lazy("Knock ruled from the table's position"),
 }
 
 

@@ -45,3 +45,27 @@ def my_registration_for(context: template.Context, tournament: Any) -> Any:
 
     request = context.get("request")
     return my_registration(tournament=tournament, user=getattr(request, "user", None))
+
+
+@register.inclusion_tag("games/_call_box.html", takes_context=True)
+def game_call_box(context: template.Context, game: Any) -> dict[str, Any]:
+    """ "Call a referee" for the table's players and staff (signed in): the form, or the
+    state of the table's call (waiting since..., a referee on the way)."""
+    from tournaments.selectors.calls import game_open_call
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    shown = bool(
+        game is not None
+        and user is not None
+        and user_is_signed_in(user=user)
+        and getattr(game, "pk", None)
+        and (user_plays_in_game(user=user, game=game) or user_can_record_game(user=user, game=game))
+    )
+    return {
+        "shown": shown,
+        "game": game,
+        "call": game_open_call(game=game) if shown else None,
+        "request": request,
+        "csrf_token": context.get("csrf_token"),
+    }
