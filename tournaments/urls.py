@@ -6,6 +6,7 @@ from tournaments import (
     views,
     views_calls,
     views_organize,
+    views_print,
     views_referee,
     views_report,
     views_score,
@@ -40,6 +41,11 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/organize/", views_organize.organize, name="organize"),
     path("tournaments/<int:pk>/signup/", views_signup.tournament_signup, name="tournament-signup"),
+    path("tournaments/<int:pk>/print/pairings/", views_print.print_pairings, name="print-pairings"),
+    path("tournaments/<int:pk>/print/slips/", views_print.print_slips, name="print-slips"),
+    path(
+        "tournaments/<int:pk>/print/standings/", views_print.print_standings, name="print-standings"
+    ),
     *[
         path(f"tournaments/<int:pk>/organize/{route}", view, name=f"organize-{name}")
         for route, view, name in (
