@@ -22,6 +22,7 @@ from tournaments.models import (
     League,
     NoShow,
     Player,
+    PlayerLinkCode,
     RefereeCall,
     Registration,
     ResultProposal,
@@ -255,6 +256,20 @@ class RefereeCallAdmin(admin.ModelAdmin):
 
     list_display = ("created_at", "tournament", "game", "claimed_by", "closed_at")
     raw_id_fields = ("game", "tournament", "called_by", "claimed_by", "closed_by", "ruling")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PlayerLinkCode)
+class PlayerLinkCodeAdmin(admin.ModelAdmin):
+    """Link codes are issued and used by the links service: read-only here."""
+
+    list_display = ("created_at", "tournament", "player", "expires_at", "used_at")
+    raw_id_fields = ("player", "tournament", "created_by", "used_by")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

@@ -53,3 +53,11 @@ class UnknownUser(DomainError):
     code = "unknown_user"
     http_status = 400
     default_message = _("No account has this username.")
+
+
+class TooManyAttempts(DomainError):
+    """Too many wrong codes in a short time (link codes): wait and try again."""
+
+    code = "too_many_attempts"
+    http_status = 429
+    default_message = _("Too many wrong codes: wait a few minutes and try again.")

@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments import (
     views,
     views_calls,
+    views_links,
     views_organize,
     views_print,
     views_referee,
@@ -88,6 +89,9 @@ urlpatterns = [
     path("games/<int:pk>/score/", views_score.game_score, name="game-score"),
     path("games/<int:pk>/report/", views_report.game_report_page, name="game-report"),
     path("games/<int:pk>/call/", views_calls.game_call, name="game-call"),
+    path("link/", views_links.link_page, name="link"),
+    path("link/<str:code>/", views_links.link_page, name="link-code"),
+    path("tournaments/<int:pk>/print/codes/", views_links.print_codes, name="print-codes"),
     path(
         "calls/<int:pk>/claim/",
         views_calls.call_action,

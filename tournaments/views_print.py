@@ -41,7 +41,7 @@ def _tournament(request: HttpRequest, pk: int) -> Tournament:
         raise Http404() from exc
 
 
-def _context(request: HttpRequest, tournament: Tournament, **more: Any) -> dict[str, Any]:
+def print_context(request: HttpRequest, tournament: Tournament, **more: Any) -> dict[str, Any]:
     paper = request.GET.get("paper", "a4")
     return {"tournament": tournament, "paper": paper if paper in PAPERS else "a4", **more}
 
@@ -73,7 +73,7 @@ def print_pairings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/print/pairings.html",
-        _context(request, tournament, round=rnd, tables=tables, players=players),
+        print_context(request, tournament, round=rnd, tables=tables, players=players),
     )
 
 
@@ -89,7 +89,7 @@ def print_slips(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "tournaments/print/slips.html",
-        _context(request, tournament, round=rnd, tables=tables),
+        print_context(request, tournament, round=rnd, tables=tables),
     )
 
 
@@ -98,5 +98,5 @@ def print_standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _tournament(request, pk)
     rows = tournament_standings_cached(tournament=tournament, user=request.user)
     return render(
-        request, "tournaments/print/standings.html", _context(request, tournament, rows=rows)
+        request, "tournaments/print/standings.html", print_context(request, tournament, rows=rows)
     )

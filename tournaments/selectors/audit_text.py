@@ -212,6 +212,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "staff_account_created": _staff_account,
     "staff_link_issued": _staff_link,
     "signed_up": _signed_up,
+    "player_linked": _player(gettext_noop("%(name)s is linked to an account.")),
+    "player_unlinked": _player(gettext_noop("%(name)s is no longer linked to an account.")),
     "referee_called": _called,
     "referee_call_claimed": _called,
     "referee_call_closed": _called,

@@ -71,6 +71,8 @@ AUDIT_ACTIONS = {
     "referee_call_claimed": gettext_lazy("Referee on the way"),
     "referee_call_closed": gettext_lazy("Referee call closed"),
     "position_ruling": gettext_lazy("Knock ruled from the table's position"),
+    "player_linked": gettext_lazy("Player linked to an account"),
+    "player_unlinked": gettext_lazy("Player's account unlinked"),
 }
 
 
