@@ -43,7 +43,15 @@ def _tournament(request: HttpRequest, pk: int) -> Tournament:
 
 def print_context(request: HttpRequest, tournament: Tournament, **more: Any) -> dict[str, Any]:
     paper = request.GET.get("paper", "a4")
-    return {"tournament": tournament, "paper": paper if paper in PAPERS else "a4", **more}
+    paper = paper if paper in PAPERS else "a4"
+    size = "letter" if paper == "letter" else "A4"
+    return {
+        "tournament": tournament,
+        "paper": paper,
+        # the printed page's size and margins (CSS, not words: no translation)
+        "page_css": f"@page {{ size: {size}; margin: 12mm; }}",
+        **more,
+    }
 
 
 def _current(tournament: Tournament) -> Round | None:

@@ -86,6 +86,7 @@ class TournamentCallsApi(ApiView):
         ],
         responses={
             200: CallSerializer(many=True),
+            401: OpenApiResponse(ErrorSerializer, description="Not signed in."),
             403: OpenApiResponse(ErrorSerializer, description="Not a referee here."),
             404: NOT_FOUND,
         },
