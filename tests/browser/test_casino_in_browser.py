@@ -14,6 +14,7 @@ import pytest
 import games.engine as engine
 from games.models import GameEvent
 from tests.browser.conftest import fits_width, table_fits
+from tests.browser.score_pad import tap_event
 from tests.tournaments.factories import PlayerFactory, RoundFactory, seat_table
 from tests.web.kind_fixtures import kind_tournament, staff
 from tournaments import services
@@ -48,7 +49,10 @@ def test_a_casino_game_scored_and_watched_on_a_phone(
     assert fits_width(page)
     shot(page, "score-deal")
     for step in range(2, 13):
-        page.locator(".move-button[data-group=legal]").first.click()
+        # the engine's first legal move, tapped through the pad (its card key first)
+        stored = [e.data for e in GameEvent.objects.filter(game=game).order_by("sequence")]
+        now = engine.replay(stored)
+        tap_event(page, now.named_event(now.legal_moves()[0]))
         page.wait_for_selector(f'.sequence[data-sequence="{step + 1}"]', timeout=10000)
     assert GameEvent.objects.filter(game=game).count() == 12
     assert fits_width(page)

@@ -154,9 +154,11 @@ def test_a_season_table_from_tournaments_played_through_the_api(setup):
 
     page = Client().get(reverse("tournaments:league-season", args=[league.slug, season["id"]]))
     assert page.status_code == 200 and "Spring" in page.content.decode()
-    csv_text = Client().get(
-        reverse("tournaments:league-season-csv", args=[league.slug, season["id"]])
-    ).content.decode()
+    csv_text = (
+        Client()
+        .get(reverse("tournaments:league-season-csv", args=[league.slug, season["id"]]))
+        .content.decode()
+    )
     lines = csv_text.strip().splitlines()
     assert lines[0].startswith("rank,handle,name,points,events,played,t")
     assert len(lines) == 1 + len(HANDLES) and ",p0," not in csv_text

@@ -90,9 +90,7 @@ def test_every_offered_move_is_reachable_in_two_taps_and_nothing_else(kind):
     taps_seen = set()
     for log, game in positions(kind, range(1, 9), 25):
         moves = score_moves(game)
-        panel = presenter.score_panel(
-            moves, game.summary(), NAMES, button, start=log[0]
-        )
+        panel = presenter.score_panel(moves, game.summary(), NAMES, button, start=log[0])
         assert panel is not None
         got = reachable(panel)
         offered = moves.legal + moves.table + moves.infractions

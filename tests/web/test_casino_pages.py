@@ -361,7 +361,11 @@ def test_score_page_labels_name_the_cards(client, game, scorekeeper):
     assert "Cat builds 7: 3 of Hearts on 2 of Diamonds and 2 of Hearts" in texts
     assert "Cat trails 9 of Diamonds (leaves it in the center)" in texts
     legal = engine.replay(log[:3]).legal_moves()
-    assert [f["event"] for f in forms] == legal
+    # the card pad groups the moves by hand card: every legal move, each once
+    key = lambda e: json.dumps(e, sort_keys=True)  # noqa: E731
+    assert sorted(map(key, (f["event"] for f in forms if f["group"] == "legal"))) == sorted(
+        map(key, legal)
+    )
 
 
 def test_without_a_seed_the_page_asks_for_the_cards_dealt(client, game, scorekeeper):
