@@ -11,6 +11,7 @@ from tournaments import (
     views_referee,
     views_report,
     views_score,
+    views_screen,
     views_signup,
 )
 from tournaments.exports import views as export_views
@@ -92,6 +93,7 @@ urlpatterns = [
     path("link/", views_links.link_page, name="link"),
     path("link/<str:code>/", views_links.link_page, name="link-code"),
     path("tournaments/<int:pk>/print/codes/", views_links.print_codes, name="print-codes"),
+    path("tournaments/<int:pk>/screen/", views_screen.venue_screen, name="venue-screen"),
     path(
         "calls/<int:pk>/claim/",
         views_calls.call_action,
