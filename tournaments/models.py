@@ -215,6 +215,9 @@ class Tournament(models.Model):
         _("status"), max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
     )
     is_public = models.BooleanField(_("public"), default=True)
+    #: Players check themselves in from their phones while this is on (the organizer
+    #: opens and closes it on the dashboard).
+    check_in_open = models.BooleanField(_("check-in from the phone open"), default=False)
     #: When the players do not fill tables of the allowed sizes (5 at tables of 4):
     #: :func:`tournaments.services.draw.seat_tables`.
     uneven_players = models.CharField(

@@ -43,6 +43,11 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/organize/", views_organize.organize, name="organize"),
     path("tournaments/<int:pk>/signup/", views_signup.tournament_signup, name="tournament-signup"),
+    path(
+        "tournaments/<int:pk>/check-in/",
+        views_signup.tournament_check_in,
+        name="tournament-check-in",
+    ),
     path("tournaments/<int:pk>/print/pairings/", views_print.print_pairings, name="print-pairings"),
     path("tournaments/<int:pk>/print/slips/", views_print.print_slips, name="print-slips"),
     path(
@@ -56,6 +61,7 @@ urlpatterns = [
             ("players/", views_organize.organize_player_add, "player-add"),
             ("players/csv/", views_organize.organize_players_csv, "players-csv"),
             ("players/check-in-all/", views_organize.organize_check_in_all, "check-in-all"),
+            ("players/check-in-open/", views_organize.organize_check_in_open, "check-in-open"),
             (
                 "players/<slug:handle>/<slug:action>/",
                 views_organize.organize_player_action,

@@ -15,7 +15,11 @@ from django.views.decorators.http import require_POST
 from games.errors import DomainError
 from tournaments.errors import NotFound
 from tournaments.selectors import tournament_get_visible
-from tournaments.services.signup import signup, signup_withdraw
+from tournaments.services.signup import (
+    registration_self_check_in,
+    signup,
+    signup_withdraw,
+)
 
 
 @login_required
@@ -44,4 +48,23 @@ def tournament_signup(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, _("Unknown action."))
     except DomainError as exc:
         messages.error(request, str(exc.message))
+    return target
+
+
+@login_required
+def tournament_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """The venue's QR code on the door leads here: GET goes to the tournament page (its
+    "Check in" button); POST checks the signed-in player in."""
+    try:
+        tournament = tournament_get_visible(tournament_id=pk, user=request.user)
+    except NotFound as exc:
+        raise Http404() from exc
+    target = HttpResponseRedirect(reverse("tournaments:tournament-detail", args=[pk]))
+    target.status_code = 303
+    if request.method == "POST":
+        try:
+            registration_self_check_in(tournament=tournament, user=request.user)
+            messages.success(request, _("You are checked in."))
+        except DomainError as exc:
+            messages.error(request, str(exc.message))
     return target

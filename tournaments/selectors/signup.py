@@ -68,3 +68,65 @@ def my_registration(*, tournament: Tournament, user: Any) -> MyRegistration | No
         can_withdraw=not reg.dropped and not over,
         full=full,
     )
+
+
+@dataclass(frozen=True)
+class MyTable:
+    """Where a signed-in player sits now: the round, the table, their seat, the others
+    at the table (names as the player may see them), the round's deadline and the
+    game (its report page)."""
+
+    tournament_id: int
+    tournament_name: str
+    round: int
+    table: int
+    seat: int
+    others: list[str]
+    deadline: datetime | None
+    game: int
+
+
+def my_tables(*, user: Any, tournament: Tournament | None = None) -> list[MyTable]:
+    """The signed-in user's tables in the running rounds (of ``tournament``, else of
+    every tournament). 2 queries."""
+    from tournaments.models import RoundStatus, Seat
+    from tournaments.selectors.privacy import Masker
+
+    if not user_is_signed_in(user=user):
+        return []
+    mine = Seat.objects.filter(
+        player__user_id=user.pk, table__round__status=RoundStatus.RUNNING
+    ).select_related("table__round__tournament")
+    if tournament is not None:
+        mine = mine.filter(table__round__tournament=tournament)
+    mine = list(mine.order_by("-table__round__created_at")[:5])
+    if not mine:
+        return []
+    tables = [s.table_id for s in mine]
+    by_table: dict[int, list[Any]] = {}
+    for seat in (
+        Seat.objects.filter(table_id__in=tables).select_related("player").order_by("position")
+    ):
+        by_table.setdefault(seat.table_id, []).append(seat)
+    out = []
+    for s in mine:
+        rnd = s.table.round
+        masker = Masker(user=user, tournament=rnd.tournament)
+        others = [
+            masker.player(o.player).display_name
+            for o in by_table.get(s.table_id, [])
+            if o.player_id != s.player_id
+        ]
+        out.append(
+            MyTable(
+                tournament_id=rnd.tournament_id,
+                tournament_name=rnd.tournament.name,
+                round=rnd.number,
+                table=s.table.number,
+                seat=s.position + 1,
+                others=others,
+                deadline=rnd.deadline,
+                game=s.table.game_id,
+            )
+        )
+    return out

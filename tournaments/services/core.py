@@ -422,6 +422,7 @@ _UPDATABLE = {
     "bye_points",
     "late_entry_until",
     "late_entry_points",
+    "check_in_open",
 }
 #: Settings that decide how players are seated: fixed once round 1 is seated.
 _SEATING = {"table_sizes", "table_size", "format", "seeding"}

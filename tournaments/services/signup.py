@@ -30,7 +30,12 @@ from games.kinds import reserved_names
 from tournaments.errors import InvalidState, NotAllowed
 from tournaments.models import Player, Registration, Tournament, TournamentStatus
 from tournaments.permissions import user_is_signed_in
-from tournaments.services.core import audit_write, registration_drop, registration_upsert
+from tournaments.services.core import (
+    audit_write,
+    registration_drop,
+    registration_flag_set,
+    registration_upsert,
+)
 
 
 def _own_player(user: Any) -> Player:
@@ -98,3 +103,29 @@ def signup_withdraw(*, tournament: Tournament, user: Any) -> Registration:
     if tournament.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
         raise InvalidState(_("The tournament is over."))
     return registration_drop(registration=reg, user=user)
+
+
+def registration_self_check_in(*, tournament: Tournament, user: Any) -> Registration:
+    """A registered player checks themselves in from their phone while the organizer has
+    check-in open (``Tournament.check_in_open``): not once dropped, nor while waiting on
+    the waitlist (409). Audited ``checked_in`` (the organizer's list shows it live).
+    Idempotent."""
+    if not user_is_signed_in(user=user):
+        raise NotAllowed(_("You must be signed in to do this."))
+    if not tournament.check_in_open or tournament.status in (
+        TournamentStatus.FINISHED,
+        TournamentStatus.CANCELLED,
+    ):
+        raise InvalidState(_("Check-in is not open."))
+    reg = (
+        Registration.objects.filter(tournament=tournament, player__user_id=user.pk)
+        .select_related("player", "tournament")
+        .first()
+    )
+    if reg is None:
+        raise InvalidState(_("You are not registered for this tournament."))
+    if reg.dropped or reg.waitlisted:
+        raise InvalidState(_("You have no place in this tournament to check in to."))
+    return registration_flag_set(
+        registration=reg, user=user, field="checked_in", value=True, action="checked_in"
+    )

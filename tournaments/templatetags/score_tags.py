@@ -69,3 +69,13 @@ def game_call_box(context: template.Context, game: Any) -> dict[str, Any]:
         "request": request,
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag(takes_context=True)
+def my_tables_now(context: template.Context, tournament: Any = None) -> Any:
+    """The visitor's tables in running rounds ("my table now"):
+    :func:`tournaments.selectors.signup.my_tables`."""
+    from tournaments.selectors.signup import my_tables
+
+    request = context.get("request")
+    return my_tables(user=getattr(request, "user", None), tournament=tournament or None)

@@ -31,6 +31,7 @@ from tournaments.views_organize.event import (
 )
 from tournaments.views_organize.players import (
     organize_check_in_all,
+    organize_check_in_open,
     organize_player_action,
     organize_player_add,
     organize_players_csv,
@@ -42,6 +43,7 @@ __all__ = [
     "organize",
     "organize_audit",
     "organize_check_in_all",
+    "organize_check_in_open",
     "organize_finish",
     "organize_next_round",
     "organize_player_action",

@@ -137,6 +137,10 @@ def render_dashboard(
         "csv_form": forms.get("csv_form") or PlayerCsvForm(),
         "csv_errors": forms.get("csv_errors") or [],
         "audit": organize_audit_page(tournament=tournament, per_page=RECENT_AUDIT),
+        # the address the venue's QR code on the door leads to (check-in from the phone)
+        "check_in_url": request.build_absolute_uri(
+            reverse("tournaments:tournament-check-in", args=[tournament.pk])
+        ),
     }
     return render(request, "tournaments/organize/dashboard.html", context, status=status)
 

@@ -35,6 +35,7 @@ from tournaments.services import (
     registration_drop,
     registration_no_show,
     registration_reinstate,
+    tournament_update,
 )
 from tournaments.services.registration import CsvEntry, CsvRejected, RegistrationRejected
 from tournaments.services.registration_csv import (
@@ -244,6 +245,27 @@ def organize_check_in_all(request: HttpRequest, tournament: Tournament) -> HttpR
             request,
             ngettext("%(count)d player checked in.", "%(count)d players checked in.", len(handles))
             % {"count": len(handles)},
+        )
+    return back_to_dashboard(tournament, "players", q=search_of(request), page=page_of(request))
+
+
+@organizer_page
+@require_POST
+def organize_check_in_open(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Open or close check-in from the players' phones (``open``: "yes" or not)."""
+    wanted = request.POST.get("open") == "yes"
+    try:
+        tournament_update(tournament=tournament, user=request.user, check_in_open=wanted)
+    except NotAllowed:
+        raise
+    except DomainError as exc:
+        refused(request, exc)
+    else:
+        messages.success(
+            request,
+            _("Players check in from their phones now.")
+            if wanted
+            else _("Check-in from the phones is closed."),
         )
     return back_to_dashboard(tournament, "players", q=search_of(request), page=page_of(request))
 
