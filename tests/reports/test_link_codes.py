@@ -90,3 +90,14 @@ def test_the_link_page(tournament, players, staff):
     assert done.status_code == 303
     assert 'data-linked="dan"' in browser.get(reverse("tournaments:link")).content.decode()
     assert Client().get(reverse("tournaments:link")).status_code == 302  # sign in first
+
+
+def test_an_organizer_links_a_player_to_an_account(tournament, players, staff, as_user):
+    UserFactory(username="bobby")
+    url = f"/api/tournaments/{tournament.pk}/players/bob/link"
+    assert as_user("scorekeeper").post(url, {"username": "bobby"}, format="json").status_code == 403
+    answer = as_user("organizer").post(url, {"username": "bobby"}, format="json")
+    assert answer.status_code == 200 and answer.json()["linked"] is True
+    assert Player.objects.get(handle="bob").user.username == "bobby"
+    unknown = as_user("organizer").post(url, {"username": "nobody-here"}, format="json")
+    assert unknown.status_code == 400

@@ -15,7 +15,8 @@ from tournaments.api.base import EVENT_ERRORS, ApiView
 from tournaments.api.serializers import ErrorSerializer
 from tournaments.errors import NotFound
 from tournaments.models import Player
-from tournaments.services.links import player_link_by_code, player_unlink
+from tournaments.selectors import tournament_get_visible
+from tournaments.services.links import player_link, player_link_by_code, player_unlink
 
 
 class LinkedPlayerSerializer(serializers.Serializer):
@@ -81,3 +82,37 @@ class PlayerUnlinkApi(ApiView):
         if player is None:
             raise NotFound()
         return _answer(player_unlink(player=player, user=request.user), status.HTTP_200_OK)
+
+
+class TournamentPlayerLinkApi(ApiView):
+    """``POST /api/tournaments/<id>/players/<handle>/link`` ``{"username"}``: an organizer
+    links a registered player to an account (without a code)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+
+        class Meta:
+            ref_name = "PlayerLinkByOrganizerInput"
+
+    @extend_schema(
+        tags=["events"],
+        summary="Link a registered player to an account (organizers)",
+        request=InputSerializer,
+        responses={200: LinkedPlayerSerializer, **EVENT_ERRORS},
+    )
+    def post(self, request: Request, tournament_id: int, handle: str) -> Response:
+        tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = Player.objects.filter(handle=handle).first()
+        if player is None:
+            raise NotFound()
+        linked = player_link(
+            player=player,
+            tournament=tournament,
+            username=data.validated_data["username"],
+            user=request.user,
+        )
+        return _answer(linked, status.HTTP_200_OK)

@@ -66,6 +66,11 @@ urlpatterns = [
         name="tournament-players",
     ),
     path(
+        "tournaments/<int:tournament_id>/players/<slug:handle>/link",
+        links.TournamentPlayerLinkApi.as_view(),
+        name="tournament-player-link",
+    ),
+    path(
         "tournaments/<int:tournament_id>/players/<slug:handle>/check-in",
         registrations.RegistrationActionApi.as_view(registration_action="check-in"),
         name="tournament-player-check-in",
