@@ -309,6 +309,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # a league's staff roles (tournaments.api.league_staff) beside a tournament's roles
+    "ENUM_NAME_OVERRIDES": {"LeagueStaffRoleEnum": ["scorekeeper", "referee"]},
 }
 
 # --- Logging -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from outbox.changes import (
 )
 from tournaments.models import (
     League,
+    LeagueRole,
     NoShow,
     Player,
     PlayerLinkCode,
@@ -270,6 +271,19 @@ class PlayerLinkCodeAdmin(admin.ModelAdmin):
 
     list_display = ("created_at", "tournament", "player", "expires_at", "used_at")
     raw_id_fields = ("player", "tournament", "created_by", "used_by")
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(LeagueRole)
+class LeagueRoleAdmin(admin.ModelAdmin):
+    """League staff are changed by the league staff service (audited): read-only here."""
+
+    list_display = ("league", "user", "role", "created_at")
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

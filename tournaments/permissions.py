@@ -21,7 +21,15 @@ from django.utils.translation import gettext_lazy as _
 from games.errors import GameNotFound
 from games.models import Game
 from tournaments.errors import NotAllowed, NotFound, PlaysInGame
-from tournaments.models import League, Player, Role, Table, Tournament, TournamentRole
+from tournaments.models import (
+    League,
+    LeagueRole,
+    Player,
+    Role,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 
 class _SystemActor:
@@ -64,7 +72,8 @@ def user_can_manage_league(*, user: Any, league: League) -> bool:
 
 
 def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str]:
-    """The roles ``user`` holds in ``tournament`` (league organizers are organizers)."""
+    """The roles ``user`` holds in ``tournament``: its own roles, league organizers as
+    organizers, and the league's scorekeepers and referees (:class:`LeagueRole`)."""
     if user_is_superuser(user=user):
         return ALL_ROLES
     if not user_is_signed_in(user=user):
@@ -76,10 +85,16 @@ def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str
         .annotate(role=Value(Role.ORGANIZER.value, output_field=CharField()))
         .values_list("role", flat=True)
     )
+    # league staff: scorekeepers and referees of every tournament of the league
+    league_staff = (
+        LeagueRole.objects.filter(league_id=tournament.league_id, user_id=user.pk)
+        .order_by()  # no ORDER BY inside the UNION
+        .values_list("role", flat=True)
+    )
     return frozenset(
         TournamentRole.objects.filter(tournament=tournament, user=user)
         .values_list("role", flat=True)
-        .union(league_organizer)
+        .union(league_organizer, league_staff)
     )
 
 

@@ -34,6 +34,7 @@ urlpatterns = [
         name="league-season-csv",
     ),
     path("leagues/<slug:slug>/seasons/new/", views_organize.season_new, name="league-season-new"),
+    path("leagues/<slug:slug>/staff/", views_organize.league_staff_action, name="league-staff"),
     path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
     # the organizer's pages (tournaments/views_organize.py)
     path(

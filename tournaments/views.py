@@ -26,7 +26,7 @@ from tock_site.page_cache import page_cached
 from tournaments import rules_markdown
 from tournaments.errors import NotFound
 from tournaments.game_page import game_page_context
-from tournaments.models import TIEBREAK_CHOICES, TournamentStatus
+from tournaments.models import TIEBREAK_CHOICES, LeagueRole, TournamentStatus
 from tournaments.permissions import user_can_manage_league
 from tournaments.selectors import (
     game_view_for,
@@ -118,7 +118,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "top_ratings": league_top_ratings_shown(league=league, user=request.user),
             "seasons": seasons,
             "standing": season_standings(season=current, user=request.user) if current else None,
-            "may_manage": user_can_manage_league(user=request.user, league=league),
+            "may_manage": (manages := user_can_manage_league(user=request.user, league=league)),
+            # the league's scorekeepers and referees (its organizers see and change them)
+            "league_staff": list(
+                LeagueRole.objects.filter(league=league).select_related("user").order_by("role")
+            )
+            if manages
+            else [],
         },
     )
 

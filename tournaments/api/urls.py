@@ -8,6 +8,7 @@ from tournaments.api import (
     base,
     calls,
     games,
+    league_staff,
     leagues,
     links,
     players,
@@ -28,6 +29,12 @@ urlpatterns = [
     path("leagues", leagues.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<slug:slug>", leagues.LeagueDetailApi.as_view(), name="league-detail"),
     path("leagues/<slug:slug>/seasons", seasons.LeagueSeasonsApi.as_view(), name="league-seasons"),
+    path("leagues/<slug:slug>/staff", league_staff.LeagueStaffApi.as_view(), name="league-staff"),
+    path(
+        "leagues/<slug:slug>/staff/<int:role_id>",
+        league_staff.LeagueStaffDetailApi.as_view(),
+        name="league-staff-detail",
+    ),
     path(
         "leagues/<slug:slug>/standings",
         seasons.LeagueStandingsApi.as_view(),

@@ -214,6 +214,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "signed_up": _signed_up,
     "player_linked": _player(gettext_noop("%(name)s is linked to an account.")),
     "player_unlinked": _player(gettext_noop("%(name)s is no longer linked to an account.")),
+    "league_staff_added": _staff_added,
+    "league_staff_removed": lambda d, names: _staff_removed({**d, "roles": [d["role"]]}, names),
     "referee_called": _called,
     "referee_call_claimed": _called,
     "referee_call_closed": _called,

@@ -72,6 +72,8 @@ AUDIT_ACTIONS = {
     "referee_call_closed": gettext_lazy("Referee call closed"),
     "position_ruling": gettext_lazy("Knock ruled from the table's position"),
     "player_linked": gettext_lazy("Player linked to an account"),
+    "league_staff_added": gettext_lazy("League staff added"),
+    "league_staff_removed": gettext_lazy("League staff removed"),
     "player_unlinked": gettext_lazy("Player's account unlinked"),
 }
 

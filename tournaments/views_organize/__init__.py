@@ -36,10 +36,11 @@ from tournaments.views_organize.players import (
     organize_player_add,
     organize_players_csv,
 )
-from tournaments.views_organize.seasons import season_new
+from tournaments.views_organize.seasons import league_staff_action, season_new
 
 __all__ = [
     "season_new",
+    "league_staff_action",
     "organize",
     "organize_audit",
     "organize_check_in_all",

@@ -18,6 +18,7 @@ from games.errors import DomainError
 from tournaments.errors import NotFound
 from tournaments.permissions import user_can_manage_league
 from tournaments.selectors import league_get_visible
+from tournaments.services.league_staff import league_role_add, league_role_remove
 from tournaments.services.seasons import season_create
 
 
@@ -66,4 +67,40 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, str(exc.message))
         return target
     messages.success(request, _("Season %(name)s added.") % {"name": season.name})
+    return target
+
+
+@login_required
+@require_POST
+def league_staff_action(request: HttpRequest, slug: str) -> HttpResponse:
+    """Add (``username``, ``role``) or remove (``remove``: a role's id) league staff."""
+    try:
+        league = league_get_visible(slug=slug, user=request.user)
+    except NotFound as exc:
+        raise Http404() from exc
+    if not user_can_manage_league(user=request.user, league=league):
+        raise PermissionDenied(_("Only the league's organizers change its staff."))
+    target = HttpResponseRedirect(reverse("tournaments:league-detail", args=[league.slug]))
+    target.status_code = 303
+    try:
+        if request.POST.get("remove"):
+            removed = request.POST["remove"]
+            league_role_remove(
+                league=league, role_id=int(removed) if removed.isdigit() else -1, user=request.user
+            )
+            messages.success(request, _("Removed from the league's staff."))
+        else:
+            made = league_role_add(
+                league=league,
+                username=request.POST.get("username", "").strip(),
+                role=request.POST.get("role", ""),
+                user=request.user,
+            )
+            messages.success(
+                request,
+                _("%(member)s is now on the league's staff.")
+                % {"member": made.user.get_username()},
+            )
+    except DomainError as exc:
+        messages.error(request, str(exc.message))
     return target
