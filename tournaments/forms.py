@@ -209,26 +209,7 @@ class TournamentSettingsForm(forms.Form):
     @classmethod
     def for_tournament(cls, tournament: Tournament, data: Any = None) -> TournamentSettingsForm:
         """The form filled with ``tournament``'s settings (bound to ``data`` if given)."""
-        initial = {
-            "name": tournament.name,
-            "starts_on": tournament.starts_on,
-            "venue": tournament.venue,
-            "format": tournament.format,
-            "table_sizes": list(tournament.table_sizes or []),
-            "rounds": tournament.swiss_rounds,
-            "cut": tournament.cut,
-            "advance": tournament.advance,
-            "round_minutes": tournament.round_minutes,
-            "auto_progress": tournament.auto_progress,
-            "seeding": tournament.seeding,
-            "is_public": tournament.is_public,
-            "report_agreement": tournament.report_agreement,
-            "max_players": tournament.max_players,
-            "uneven_players": tournament.uneven_players,
-            "bye_points": tournament.bye_points,
-            "late_entry_until": tournament.late_entry_until,
-            "late_entry_points": tournament.late_entry_points,
-        }
+        initial = _settings_of(tournament)
         return cls(data, initial=initial)
 
     def settings_kwargs(self) -> dict[str, Any]:
@@ -245,27 +226,33 @@ class TournamentSettingsForm(forms.Form):
     def changed_kwargs(self, tournament: Tournament) -> dict[str, Any]:
         """Only the settings that differ from ``tournament``'s (what an edit changes)."""
         data = self.settings_kwargs()
-        current = {
-            "name": tournament.name,
-            "starts_on": tournament.starts_on,
-            "venue": tournament.venue,
-            "format": tournament.format,
-            "table_sizes": list(tournament.table_sizes or []),
-            "rounds": tournament.swiss_rounds,
-            "cut": tournament.cut,
-            "advance": tournament.advance,
-            "round_minutes": tournament.round_minutes,
-            "auto_progress": tournament.auto_progress,
-            "seeding": tournament.seeding,
-            "is_public": tournament.is_public,
-            "report_agreement": tournament.report_agreement,
-            "max_players": tournament.max_players,
-            "uneven_players": tournament.uneven_players,
-            "bye_points": tournament.bye_points,
-            "late_entry_until": tournament.late_entry_until,
-            "late_entry_points": tournament.late_entry_points,
-        }
+        current = _settings_of(tournament)
         return {k: v for k, v in data.items() if current.get(k) != v}
+
+
+def _settings_of(tournament: Tournament) -> dict[str, Any]:
+    """``tournament``'s settings under the form's field names: what the form shows, and
+    what an edit compares against."""
+    return {
+        "name": tournament.name,
+        "starts_on": tournament.starts_on,
+        "venue": tournament.venue,
+        "format": tournament.format,
+        "table_sizes": list(tournament.table_sizes or []),
+        "rounds": tournament.swiss_rounds,
+        "cut": tournament.cut,
+        "advance": tournament.advance,
+        "round_minutes": tournament.round_minutes,
+        "auto_progress": tournament.auto_progress,
+        "seeding": tournament.seeding,
+        "is_public": tournament.is_public,
+        "report_agreement": tournament.report_agreement,
+        "max_players": tournament.max_players,
+        "uneven_players": tournament.uneven_players,
+        "bye_points": tournament.bye_points,
+        "late_entry_until": tournament.late_entry_until,
+        "late_entry_points": tournament.late_entry_points,
+    }
 
 
 class PlayerAddForm(forms.Form):

@@ -224,6 +224,17 @@ def ensure_can_record_game(*, user: Any, game: Game) -> None:
         raise _deny(user)
 
 
+def user_can_referee_tournament(*, user: Any, tournament: Tournament) -> bool:
+    """Organizers and referees of ``tournament`` (its referee list, its calls)."""
+    roles = user_tournament_roles(user=user, tournament=tournament)
+    return bool(roles & {Role.ORGANIZER, Role.REFEREE})
+
+
+def ensure_can_referee_tournament(*, user: Any, tournament: Tournament) -> None:
+    if not user_can_referee_tournament(user=user, tournament=tournament):
+        raise _deny(user)
+
+
 def ensure_can_referee_game(*, user: Any, game: Game) -> None:
     """Refuse users who may not rule on the game's knocks (organizers and referees of its
     tournament, superusers): ``GameNotFound`` (404) when they may not even see the game,

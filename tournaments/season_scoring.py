@@ -100,20 +100,14 @@ def season_table(
             )
         )
 
-    def tie_key(row: SeasonRow) -> tuple:
-        counted = [c for c in row.results if c.counted]
-        deepest = max((c.rank for c in counted), default=0)
-        by_rank = tuple(-sum(1 for c in counted if c.rank == r) for r in range(1, deepest + 1))
-        best_single = max((c.points for c in counted), default=0.0)
-        return (-row.points, by_rank, -best_single)
-
-    # by_rank tuples of different lengths compare element by element, then by length:
-    # pad them so that "no more places" compares as zeros
-    width = max((max((c.rank for c in r.results), default=0) for r in rows), default=0)
+    # the deepest rank anyone counts: every key counts places 1..width (equal lengths)
+    width = max((c.rank for r in rows for c in r.results if c.counted), default=0)
 
     def full_key(row: SeasonRow) -> tuple:
-        points, by_rank, best_single = tie_key(row)
-        return (points, by_rank + (0,) * (width - len(by_rank)), best_single)
+        """Most points, then most wins, most seconds... then the best single result."""
+        counted = [c for c in row.results if c.counted]
+        by_rank = tuple(-sum(1 for c in counted if c.rank == r) for r in range(1, width + 1))
+        return (-row.points, by_rank, -max((c.points for c in counted), default=0.0))
 
     rows.sort(key=lambda r: (full_key(r), r.name.casefold(), r.player))
     previous = None

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.errors import DomainError
+from tournaments.redirects import see_other
 from tournaments.services.calls import referee_call, referee_call_claim, referee_call_close
 
 
@@ -22,8 +23,7 @@ def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = default
-    response = HttpResponseRedirect(target or default)
-    response.status_code = 303
+    response = see_other(target or default)
     return response
 
 

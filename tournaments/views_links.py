@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -21,6 +21,7 @@ from tournaments.errors import NotFound
 from tournaments.models import Player, Registration
 from tournaments.permissions import user_can_manage_tournament
 from tournaments.qr import qr_svg
+from tournaments.redirects import see_other
 from tournaments.selectors import tournament_get_visible
 from tournaments.services.links import link_code_issue, player_link_by_code, player_unlink
 from tournaments.views_print import print_context
@@ -45,8 +46,7 @@ def link_page(request: HttpRequest, code: str = "") -> HttpResponse:
                 messages.success(
                     request, _("Your account is now %(name)s.") % {"name": player.display_name}
                 )
-            response = HttpResponseRedirect(reverse("tournaments:link"))
-            response.status_code = 303
+            response = see_other(reverse("tournaments:link"))
             return response
         except DomainError as exc:
             error = exc

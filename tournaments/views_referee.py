@@ -33,7 +33,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -46,12 +46,13 @@ from games.presenters import game_view, placements_text
 from games.selectors import game_get
 from tournaments.errors import NotFound
 from tournaments.exports.csv_export import csv_text
-from tournaments.models import Role, RulingChoice
+from tournaments.models import RulingChoice
 from tournaments.permissions import (
     ensure_can_referee_game,
     ensure_not_playing,
-    user_tournament_roles,
+    user_can_referee_tournament,
 )
+from tournaments.redirects import see_other
 from tournaments.selectors import game_view_for, tournament_get_visible
 from tournaments.selectors.calls import calls_answer_times, tournament_calls
 from tournaments.selectors.proposals import tournament_pending_proposals
@@ -75,8 +76,7 @@ def _tournament(request: HttpRequest, pk: int) -> Any:
 
 
 def _ensure_referee(request: HttpRequest, tournament: Any) -> None:
-    roles = user_tournament_roles(user=request.user, tournament=tournament)
-    if not roles & {Role.ORGANIZER, Role.REFEREE}:
+    if not user_can_referee_tournament(user=request.user, tournament=tournament):
         raise PermissionDenied(_("Only the tournament's referees and organizers may rule."))
 
 
@@ -153,8 +153,7 @@ def game_proposal(request: HttpRequest, pk: int) -> HttpResponse:
         if tournament is not None
         else reverse("tournaments:game-detail", args=[game.pk])
     )
-    response = HttpResponseRedirect(target)
-    response.status_code = 303
+    response = see_other(target)
     return response
 
 
@@ -194,8 +193,7 @@ def game_referee(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         return _render(request, _shown(request, pk), by=by, error=exc)
     messages.success(request, _("Ruling recorded."))
-    response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[pk]))
-    response.status_code = 303
+    response = see_other(reverse("tournaments:game-referee", args=[pk]))
     return response
 
 
@@ -242,14 +240,15 @@ def _position(request: HttpRequest, shown: Any) -> HttpResponse:
     """Judge a knock from the table's position (``position-judge``: the engine's verdict,
     nothing stored) or record the ruling on it (``position-record``)."""
     game = shown.game
-    players = list(game_get(game_id=game.pk).players or [])
+    real = game_get(game_id=game.pk)  # the real handles (a hidden player is masked in shown)
+    players = list(real.players or [])
     facts = _posted_position(request, players)
     knocker = _small_number(request.POST.get("by", "").strip(), default=-1)
     by = players[knocker] if 0 <= knocker < len(players) else ""
     try:
         if request.POST.get("action") == "position-record":
             position_ruling_record(
-                game=game.pk,
+                game=real,
                 facts=facts,
                 by=by,
                 ruling=request.POST.get("ruling", ""),
@@ -257,11 +256,10 @@ def _position(request: HttpRequest, shown: Any) -> HttpResponse:
                 user=request.user,
             )
             messages.success(request, _("Ruling recorded."))
-            response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[game.pk]))
-            response.status_code = 303
+            response = see_other(reverse("tournaments:game-referee", args=[game.pk]))
             return response
-        ensure_not_playing(user=request.user, game=game_get(game_id=game.pk))
-        verdict = judge_position(game=game_get(game_id=game.pk), facts=facts, by=by)
+        ensure_not_playing(user=request.user, game=real)
+        verdict = judge_position(game=real, facts=facts, by=by)
     except DomainError as exc:
         return _render(request, _shown(request, game.pk), by="", error=exc)
     return _render(request, shown, by="", position_verdict=verdict)
@@ -301,8 +299,7 @@ def _correct_result(request: HttpRequest, shown: Any, sequence: int) -> HttpResp
     except DomainError as exc:
         return _render(request, _shown(request, game.pk), by="", error=exc, places=places)
     messages.success(request, _("Result corrected."))
-    response = HttpResponseRedirect(reverse("tournaments:game-referee", args=[game.pk]))
-    response.status_code = 303
+    response = see_other(reverse("tournaments:game-referee", args=[game.pk]))
     return response
 
 

@@ -21,16 +21,18 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.errors import DomainError, GameNotFound, MalformedInput
+from games.models import Game
 from games.selectors import game_get
 from tournaments.errors import NotFound
 from tournaments.permissions import user_can_record_game, user_plays_in_game
+from tournaments.redirects import see_other
 from tournaments.selectors import VisibleGame, game_view_for
 from tournaments.selectors.reports import ReportState, game_report_for, user_plays
 from tournaments.services.reports import game_report, game_report_accept
@@ -39,13 +41,13 @@ from tournaments.services.reports import game_report, game_report_accept
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def game_report_page(request: HttpRequest, pk: int) -> HttpResponse:
-    shown, handle = _reportable(request, pk)
+    shown, real, handle = _reportable(request, pk)
     if request.method != "POST":
-        return _render(request, shown, handle=handle)
+        return _render(request, shown, real, handle=handle)
     action = request.POST.get("action", "")
     try:
         if action == "report":
-            game_report(game=pk, placements=_posted(request, pk), user=request.user)
+            game_report(game=real, placements=_posted(request, real), user=request.user)
             message = _("Your placements are recorded.")
         elif action == "confirm":
             state = _state(request, pk)
@@ -59,17 +61,17 @@ def game_report_page(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             raise MalformedInput(_("Unknown action."))
     except DomainError as exc:
-        shown, handle = _reportable(request, pk)
-        return _render(request, shown, handle=handle, error=exc)
+        shown, real, handle = _reportable(request, pk)  # read again: another answer may be in
+        return _render(request, shown, real, handle=handle, error=exc)
     messages.success(request, message)
-    response = HttpResponseRedirect(reverse("tournaments:game-report", args=[pk]))
-    response.status_code = 303
+    response = see_other(reverse("tournaments:game-report", args=[pk]))
     return response
 
 
-def _reportable(request: HttpRequest, pk: int) -> tuple[VisibleGame, str | None]:
-    """The game as this user sees it, and their handle when they play in it: 404 when
-    it is hidden from them, 403 when they neither play in it nor may record it."""
+def _reportable(request: HttpRequest, pk: int) -> tuple[VisibleGame, Game, str | None]:
+    """The game as this user sees it, the game itself (real handles: the posted seats
+    map to them) and their handle when they play in it: 404 when it is hidden from them,
+    403 when they neither play in it nor may record it."""
     try:
         shown = game_view_for(user=request.user, game_id=pk, with_names=True)
     except (NotFound, GameNotFound) as exc:
@@ -80,7 +82,7 @@ def _reportable(request: HttpRequest, pk: int) -> tuple[VisibleGame, str | None]
         raise PermissionDenied(_("Only the table's players and its staff report its result."))
     if shown.table is None:
         raise Http404(_("Only a tournament table's players report its result."))
-    return shown, handle
+    return shown, real, handle
 
 
 def _state(request: HttpRequest, pk: int) -> ReportState | None:
@@ -90,10 +92,10 @@ def _state(request: HttpRequest, pk: int) -> ReportState | None:
         return None
 
 
-def _posted(request: HttpRequest, pk: int) -> dict[str, Any]:
+def _posted(request: HttpRequest, real: Game) -> dict[str, Any]:
     """The posted places by seat, keyed by the real handles (the engine's placement
     rule checks them)."""
-    players = list(game_get(game_id=pk).players or [])
+    players = list(real.players or [])
     places: dict[str, Any] = {}
     for i, handle in enumerate(players):
         text = request.POST.get(f"place-{i}", "").strip()
@@ -108,12 +110,12 @@ def _posted(request: HttpRequest, pk: int) -> dict[str, Any]:
 def _render(
     request: HttpRequest,
     shown: VisibleGame,
+    real: Game,
     *,
     handle: str | None,
     error: DomainError | None = None,
 ) -> HttpResponse:
     game = shown.game
-    real = game_get(game_id=game.pk)
     state = _state(request, game.pk)
     seat_handles = list(real.players or [])
     shown_handles = list(game.players or [])

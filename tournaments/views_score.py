@@ -52,7 +52,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -72,6 +72,7 @@ from tournaments.permissions import (
     user_can_referee_game,
     user_plays_in_game,
 )
+from tournaments.redirects import see_other
 from tournaments.selectors import VisibleGame, game_view_for
 from tournaments.selectors.proposals import game_pending_proposal
 from tournaments.services import game_record_event, game_record_log, game_record_placements
@@ -107,9 +108,7 @@ def game_score(request: HttpRequest, pk: int) -> HttpResponse:
     except DomainError as exc:
         return _render(request, _fresh(request, pk), error=exc)
     messages.success(request, message)
-    response = HttpResponseRedirect(reverse("tournaments:game-score", args=[pk]))
-    response.status_code = 303  # See Other: the browser GETs the page again
-    return response
+    return see_other(reverse("tournaments:game-score", args=[pk]))
 
 
 # --------------------------------------------------------------------------- access

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.errors import DomainError
 from tournaments.errors import NotFound
+from tournaments.redirects import see_other
 from tournaments.selectors import tournament_get_visible
 from tournaments.services.signup import (
     registration_self_check_in,
@@ -29,8 +30,7 @@ def tournament_signup(request: HttpRequest, pk: int) -> HttpResponse:
         tournament = tournament_get_visible(tournament_id=pk, user=request.user)
     except NotFound as exc:
         raise Http404() from exc
-    target = HttpResponseRedirect(reverse("tournaments:tournament-detail", args=[pk]))
-    target.status_code = 303
+    target = see_other(reverse("tournaments:tournament-detail", args=[pk]))
     action = request.POST.get("action")
     try:
         if action == "signup":
@@ -59,8 +59,7 @@ def tournament_check_in(request: HttpRequest, pk: int) -> HttpResponse:
         tournament = tournament_get_visible(tournament_id=pk, user=request.user)
     except NotFound as exc:
         raise Http404() from exc
-    target = HttpResponseRedirect(reverse("tournaments:tournament-detail", args=[pk]))
-    target.status_code = 303
+    target = see_other(reverse("tournaments:tournament-detail", args=[pk]))
     if request.method == "POST":
         try:
             registration_self_check_in(tournament=tournament, user=request.user)

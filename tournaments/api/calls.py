@@ -16,9 +16,8 @@ from rest_framework.response import Response
 
 from tournaments.api.base import EVENT_ERRORS, NOT_FOUND, ApiView
 from tournaments.api.serializers import ErrorSerializer
-from tournaments.errors import NotAllowed
-from tournaments.models import RefereeCall, Role
-from tournaments.permissions import user_tournament_roles
+from tournaments.models import RefereeCall
+from tournaments.permissions import ensure_can_referee_tournament
 from tournaments.selectors import tournament_get_visible
 from tournaments.selectors.calls import call_row, tournament_calls
 from tournaments.services.calls import (
@@ -93,9 +92,7 @@ class TournamentCallsApi(ApiView):
     )
     def get(self, request: Request, tournament_id: int) -> Response:
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
-        roles = user_tournament_roles(user=request.user, tournament=tournament)
-        if not roles & {Role.REFEREE, Role.ORGANIZER}:
-            raise NotAllowed()
+        ensure_can_referee_tournament(user=request.user, tournament=tournament)
         wanted = "all" if request.query_params.get("status") == "all" else "open"
         rows = tournament_calls(tournament=tournament, status=wanted)
         return Response(CallSerializer([asdict(r) for r in rows], many=True).data)

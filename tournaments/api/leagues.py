@@ -19,12 +19,13 @@ from tournaments.api.base import (
 )
 from tournaments.api.pagination import PAGE_PARAMETERS
 from tournaments.api.serializers import (
+    EventRulesInput,
     LeaderboardEntrySerializer,
     LeagueSerializer,
     TournamentSerializer,
 )
 from tournaments.api.tournaments import TournamentDetailOutput, tournament_output
-from tournaments.models import LateEntryPoints, ReportAgreement, Seeding, UnevenPlayers
+from tournaments.models import Seeding
 from tournaments.selectors import (
     league_detail,
     league_get_visible,
@@ -76,7 +77,7 @@ class LeagueTournamentListApi(ApiView):
         tournaments = tournament_list_visible(user=request.user, league=league)
         return page_response(self, request, tournaments, TournamentSerializer)
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(EventRulesInput):
         """Only ``name`` is required; the rest default as the services say (Swiss, tables
         of 4 then the other sizes the game allows, 5 rounds, cut 8, advance 2, no time
         limit, automatic progression, seeded by rating, starting today, public)."""
@@ -101,24 +102,6 @@ class LeagueTournamentListApi(ApiView):
         advance = serializers.IntegerField(required=False)
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
-        report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
-        max_players = serializers.IntegerField(
-            required=False, allow_null=True, help_text="Empty: no limit; past it, a waitlist."
-        )
-        uneven_players = serializers.ChoiceField(
-            choices=UnevenPlayers.choices,
-            required=False,
-            help_text="When the players do not fill the tables: refuse, byes or resize.",
-        )
-        bye_points = serializers.FloatField(
-            required=False, allow_null=True, help_text="Empty: the points of a table win."
-        )
-        late_entry_until = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            help_text="Players may still join until this round is seated; null: any round.",
-        )
-        late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

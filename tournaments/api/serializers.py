@@ -8,6 +8,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from tournaments.models import LateEntryPoints, ReportAgreement, UnevenPlayers
+
 
 class LeagueSerializer(serializers.Serializer):
     slug = serializers.SlugField()
@@ -282,3 +284,28 @@ class RejectedErrorSerializer(ErrorSerializer):
     reason = serializers.CharField()
     line = serializers.IntegerField(required=False)
     sequence = serializers.IntegerField(required=False)
+
+
+class EventRulesInput(serializers.Serializer):
+    """The settings of how an event runs at the venue, as a new tournament and a change
+    of settings take them (both input serializers inherit them): players' reports,
+    capacity, uneven counts, late entry (the rules: ``tournaments.services.core``)."""
+
+    report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
+    max_players = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Empty: no limit; past it, a waitlist."
+    )
+    uneven_players = serializers.ChoiceField(
+        choices=UnevenPlayers.choices,
+        required=False,
+        help_text="When the players do not fill the tables: refuse, byes or resize.",
+    )
+    bye_points = serializers.FloatField(
+        required=False, allow_null=True, help_text="Empty: the points of a table win."
+    )
+    late_entry_until = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="Players may still join until this round is seated; null: any round.",
+    )
+    late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)

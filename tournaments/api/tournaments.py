@@ -18,14 +18,11 @@ from tournaments.api.base import (
     page_response,
 )
 from tournaments.api.pagination import PAGE_PARAMETERS
-from tournaments.api.serializers import StandingRowSerializer, TournamentSerializer
+from tournaments.api.serializers import EventRulesInput, StandingRowSerializer, TournamentSerializer
 from tournaments.models import (
-    LateEntryPoints,
-    ReportAgreement,
     Seeding,
     Tournament,
     TournamentStatus,
-    UnevenPlayers,
 )
 from tournaments.selectors import (
     league_get_visible,
@@ -90,7 +87,7 @@ class TournamentListApi(ApiView):
 class TournamentDetailApi(ApiView):
     OutputSerializer = TournamentDetailOutput
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(EventRulesInput):
         """Every field optional: only what is sent changes."""
 
         name = serializers.CharField(max_length=120, required=False)
@@ -107,24 +104,6 @@ class TournamentDetailApi(ApiView):
         advance = serializers.IntegerField(required=False)
         round_minutes = serializers.IntegerField(required=False, allow_null=True)
         auto_progress = serializers.BooleanField(required=False)
-        report_agreement = serializers.ChoiceField(choices=ReportAgreement.choices, required=False)
-        max_players = serializers.IntegerField(
-            required=False, allow_null=True, help_text="Empty: no limit; past it, a waitlist."
-        )
-        uneven_players = serializers.ChoiceField(
-            choices=UnevenPlayers.choices,
-            required=False,
-            help_text="When the players do not fill the tables: refuse, byes or resize.",
-        )
-        bye_points = serializers.FloatField(
-            required=False, allow_null=True, help_text="Empty: the points of a table win."
-        )
-        late_entry_until = serializers.IntegerField(
-            required=False,
-            allow_null=True,
-            help_text="Players may still join until this round is seated; null: any round.",
-        )
-        late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)
         seeding = serializers.ChoiceField(choices=Seeding.choices, required=False)
         points_per_place = serializers.ListField(
             child=serializers.FloatField(), max_length=10, required=False

@@ -22,6 +22,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import user_can_record_game, user_can_view_game, user_is_signed_in
+from tournaments.selectors.games import table_for_game
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def game_report_for(*, game_id: Any, user: Any) -> ReportState:
     )
     if proposal is None:
         raise NotFound(_("No player has reported this game's result."))
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    table = table_for_game(game=game)
     if table is None:
         raise NotFound()
     return report_state(

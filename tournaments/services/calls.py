@@ -33,6 +33,7 @@ from tournaments.permissions import (
     user_is_signed_in,
     user_plays_in_game,
 )
+from tournaments.selectors.games import table_for_game
 from tournaments.services.core import audit_write
 
 MAX_REASON = 200
@@ -52,7 +53,7 @@ def _audit(call: RefereeCall, table: Table, user: Any, action: str, **more: Any)
 
 
 def _table(game: Game) -> Table:
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    table = table_for_game(game=game)
     if table is None:
         raise InvalidState(_("Only a tournament table calls a referee."))
     return table

@@ -586,29 +586,31 @@ def registration_upsert(
         if tournament.max_players is not None:
             Tournament.objects.select_for_update().filter(pk=tournament.pk).first()
         seated = late_entry_round(tournament)
-        existing = Registration.objects.filter(tournament=tournament, player=player).exists()
-        if seated and not existing:
-            # a late entry: present (checked in), seated from the next round
-            checked_in = True
         reg, created = Registration.objects.get_or_create(
             tournament=tournament,
             player=player,
             defaults={
-                "checked_in": checked_in,
+                # a late entry is present (checked in), seated from the next round
+                "checked_in": checked_in or bool(seated),
                 "self_signup": self_signup,
                 "joined_round": seated + 1 if seated else None,
             },
         )
-        if not created and not reg.dropped and not (checked_in and not reg.checked_in):
-            return reg
-        holds_a_place = not created and not reg.dropped and not reg.waitlisted
-        if not holds_a_place and _full(tournament, exclude=reg.pk):
-            reg.waitlisted, reg.checked_in, reg.dropped = True, False, False
+        if created:
+            if _full(tournament, exclude=reg.pk):  # past the maximum: the waitlist
+                reg.waitlisted, reg.checked_in = True, False
+                reg.save(update_fields=["checked_in", "waitlisted"])
         else:
-            reg.waitlisted = False
-            reg.dropped = False
-            reg.checked_in = reg.checked_in or checked_in
-        reg.save(update_fields=["dropped", "checked_in", "waitlisted"])
+            if not reg.dropped and not (checked_in and not reg.checked_in):
+                return reg
+            holds_a_place = not reg.dropped and not reg.waitlisted
+            if not holds_a_place and _full(tournament, exclude=reg.pk):
+                reg.waitlisted, reg.checked_in, reg.dropped = True, False, False
+            else:
+                reg.waitlisted = False
+                reg.dropped = False
+                reg.checked_in = reg.checked_in or checked_in
+            reg.save(update_fields=["dropped", "checked_in", "waitlisted"])
     change_recorded(TournamentChanged(tournament_id=tournament.pk, action="registered"))
     return reg
 

@@ -31,11 +31,11 @@ from games.kinds import has_knocks, knock_from_position
 from games.models import Game, GameStatus
 from games.selectors import game_get
 from outbox.changes import RulingRecorded, change_recorded
-from tournaments.models import Ruling, RulingChoice, Table
+from tournaments.models import Ruling, RulingChoice
 from tournaments.permissions import ensure_can_referee_game, ensure_not_playing, game_tournament
+from tournaments.selectors.games import table_for_game
 from tournaments.services.core import audit_write
-
-MAX_NOTE = 2000
+from tournaments.services.rulings import knock_note
 
 
 class PositionRejected(MalformedInput):
@@ -73,11 +73,7 @@ def position_ruling_record(
         raise MalformedInput(_("This game has no knocks to rule on."))
     if ruling not in (RulingChoice.CONFIRM, RulingChoice.CORRECT, RulingChoice.INCORRECT):
         raise MalformedInput(_("'ruling' must be confirm, correct or incorrect."))
-    note = note.strip() if isinstance(note, str) else ""
-    if len(note) > MAX_NOTE:
-        raise MalformedInput(
-            _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
-        )
+    note = knock_note(note)
     with transaction.atomic(durable=True):
         locked = Game.objects.select_for_update().get(pk=game.pk)
         if locked.last_sequence > 0:
@@ -87,6 +83,7 @@ def position_ruling_record(
         if locked.status == GameStatus.VOID:
             raise ResultConflict(_("This game was closed without a result."))
         verdict = judge_position(game=locked, facts=facts, by=by)
+        table = table_for_game(game=locked)  # (game_tournament reads it from the game)
         if verdict["verdict"] == "invalid":
             raise EventRejected(explain(verdict))
         applied = verdict["verdict"] if ruling == RulingChoice.CONFIRM else ruling
@@ -107,7 +104,6 @@ def position_ruling_record(
             note=note,
             position=verdict["position"],
         )
-        table = Table.objects.filter(game_id=locked.pk).select_related("round").first()
         if tournament is not None:
             audit_write(
                 tournament=tournament,

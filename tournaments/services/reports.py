@@ -65,6 +65,7 @@ from tournaments.permissions import (
     user_can_view_game,
     user_is_signed_in,
 )
+from tournaments.selectors.games import table_for_game
 from tournaments.selectors.reports import ReportState, report_state, user_plays, voters
 from tournaments.services.core import audit_write
 from tournaments.services.recording import game_record_placements
@@ -82,7 +83,7 @@ def _reporter_handle(*, user: Any, game: Game) -> str:
 
 
 def _table(game: Game) -> Table:
-    table = Table.objects.filter(game_id=game.pk).select_related("round__tournament").first()
+    table = table_for_game(game=game)
     if table is None:
         raise InvalidState(_("Only a tournament table's players report its result."))
     return table

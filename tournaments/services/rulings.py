@@ -48,6 +48,17 @@ from tournaments.services.ruling_records import RulingDecision
 MAX_NOTE = 2000
 
 
+def knock_note(note: Any) -> str:
+    """A knock ruling's note, stripped; :class:`MalformedInput` when longer than
+    :data:`MAX_NOTE` (the knock ruling on a log and on a table's position share it)."""
+    note = note.strip() if isinstance(note, str) else ""
+    if len(note) > MAX_NOTE:
+        raise MalformedInput(
+            _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
+        )
+    return note
+
+
 def knock_ruling_record(
     *,
     game: Game | int | str,
@@ -64,12 +75,7 @@ def knock_ruling_record(
         raise MalformedInput(_("'ruling' must be confirm, correct or incorrect."))
     if not isinstance(by, str) or not by:
         raise MalformedInput(_("'by' must name the player who knocked."))
-    note = note if isinstance(note, str) else ""
-    note = note.strip()
-    if len(note) > MAX_NOTE:
-        raise MalformedInput(
-            _("The note is too long (at most %(max)d characters).") % {"max": MAX_NOTE}
-        )
+    note = knock_note(note)
     with transaction.atomic(durable=True):
         # The engine's verdict on exactly the position the ruling is appended to: the
         # row locked, the preview computed once (the choke point records it with the

@@ -9,7 +9,7 @@ import datetime as dt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from games.errors import DomainError
 from tournaments.errors import NotFound
 from tournaments.permissions import user_can_manage_league
+from tournaments.redirects import see_other
 from tournaments.selectors import league_get_visible
 from tournaments.services.league_staff import league_role_add, league_role_remove
 from tournaments.services.seasons import season_create
@@ -51,8 +52,7 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
     if not user_can_manage_league(user=request.user, league=league):
         raise PermissionDenied(_("Only the league's organizers add seasons."))
     best_of = request.POST.get("best_of", "").strip()
-    target = HttpResponseRedirect(reverse("tournaments:league-detail", args=[league.slug]))
-    target.status_code = 303
+    target = see_other(reverse("tournaments:league-detail", args=[league.slug]))
     try:
         season = season_create(
             league=league,
@@ -80,8 +80,7 @@ def league_staff_action(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404() from exc
     if not user_can_manage_league(user=request.user, league=league):
         raise PermissionDenied(_("Only the league's organizers change its staff."))
-    target = HttpResponseRedirect(reverse("tournaments:league-detail", args=[league.slug]))
-    target.status_code = 303
+    target = see_other(reverse("tournaments:league-detail", args=[league.slug]))
     try:
         if request.POST.get("remove"):
             removed = request.POST["remove"]
