@@ -11,15 +11,18 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
+    TIEBREAK_CHOICES,
     LateEntryPoints,
     ReportAgreement,
     Seeding,
     Tournament,
     TournamentFormat,
     UnevenPlayers,
+    default_tiebreaks,
 )
 from tournaments.services.registration import MAX_ENTRIES, MAX_HANDLE, MAX_NAME, handle_problem
 
@@ -52,6 +55,47 @@ class TableSizesField(forms.CharField):
         if isinstance(value, list | tuple):
             return ", ".join(str(v) for v in value)
         return value
+
+
+class TiebreaksWidget(forms.MultiWidget):
+    """One select per position of the tiebreak order (the first labelled by the field's
+    label, the others by their position), each offering every tiebreak or none."""
+
+    def __init__(self, choices: list[tuple[str, Any]]) -> None:
+        widgets = [
+            forms.Select(
+                choices=choices,
+                attrs={} if i == 0 else {"aria-label": format_lazy(_("Tiebreak {}"), i + 1)},
+            )
+            for i in range(len(choices) - 1)
+        ]
+        super().__init__(widgets)
+
+    def decompress(self, value: Any) -> list[str]:
+        order = list(value or [])
+        return order + [""] * (len(self.widgets) - len(order))
+
+
+class TiebreaksField(forms.MultiValueField):
+    """The tiebreak order, first to last, from one select per position; empty positions
+    are skipped, a tiebreak chosen twice is refused. The services check the keys."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        choices = [("", _("—")), *TIEBREAK_CHOICES.items()]
+        fields = [forms.ChoiceField(choices=choices, required=False) for _c in choices[1:]]
+        super().__init__(
+            fields=fields,
+            widget=TiebreaksWidget(choices),
+            require_all_fields=False,
+            required=False,
+            **kwargs,
+        )
+
+    def compress(self, data_list: list[str]) -> list[str]:
+        order = [key for key in data_list if key]
+        if len(set(order)) != len(order):
+            raise forms.ValidationError(_("Choose each tiebreak once."), code="repeated")
+        return order
 
 
 #: The formats that use a setting (a field absent here is used by every format): the
@@ -131,6 +175,11 @@ class TournamentSettingsForm(forms.Form):
     )
     seeding = forms.ChoiceField(
         label=_("Seeding of round 1"), choices=Seeding.choices, initial=Seeding.RATING
+    )
+    tiebreaks = TiebreaksField(
+        label=_("Tiebreaks, in order"),
+        initial=default_tiebreaks,
+        help_text=_("Players equal on points are ranked by these, first to last."),
     )
     is_public = forms.BooleanField(label=_("Public"), required=False, initial=True)
     uneven_players = forms.ChoiceField(
@@ -221,6 +270,8 @@ class TournamentSettingsForm(forms.Form):
         for optional in ("report_agreement", "uneven_players", "late_entry_points"):
             if not data.get(optional):
                 data.pop(optional, None)
+        if self.add_prefix("tiebreaks") + "_0" not in self.data:
+            data.pop("tiebreaks", None)  # not sent: the default, or the current order
         return data
 
     def changed_kwargs(self, tournament: Tournament) -> dict[str, Any]:
@@ -245,6 +296,7 @@ def _settings_of(tournament: Tournament) -> dict[str, Any]:
         "round_minutes": tournament.round_minutes,
         "auto_progress": tournament.auto_progress,
         "seeding": tournament.seeding,
+        "tiebreaks": list(tournament.tiebreaks or []),
         "is_public": tournament.is_public,
         "report_agreement": tournament.report_agreement,
         "max_players": tournament.max_players,

@@ -25,10 +25,17 @@ TIEBREAK_BUCHHOLZ = "buchholz"
 TIEBREAK_FIRSTS = "firsts"
 TIEBREAK_PLACEMENT_SUM = "placement_sum"
 TIEBREAK_RATING = "rating"
+TIEBREAK_OPPONENTS_PERCENTAGE = "opponents_percentage"
+TIEBREAK_BEST_FINISH = "best_finish"
+TIEBREAK_HEAD_TO_HEAD = "head_to_head"
+#: Every tiebreak an organizer may choose (docs/rules/standings.*.md gives the formulas).
 TIEBREAK_CHOICES = {
     TIEBREAK_BUCHHOLZ: _("Opponents' average points"),
+    TIEBREAK_OPPONENTS_PERCENTAGE: _("Opponents' points percentage"),
     TIEBREAK_FIRSTS: _("Number of first places"),
     TIEBREAK_PLACEMENT_SUM: _("Sum of placements (lower is better)"),
+    TIEBREAK_BEST_FINISH: _("Best finish"),
+    TIEBREAK_HEAD_TO_HEAD: _("Head-to-head"),
     TIEBREAK_RATING: _("Rating"),
 }
 DEFAULT_TIEBREAKS = [TIEBREAK_BUCHHOLZ, TIEBREAK_FIRSTS, TIEBREAK_PLACEMENT_SUM, TIEBREAK_RATING]

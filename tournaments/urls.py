@@ -120,5 +120,6 @@ urlpatterns = [
     path("tournaments/<int:pk>/rulings/", views_referee.rulings_page, name="rulings"),
     path("tournaments/<int:pk>/rulings.csv", views_referee.rulings_csv, name="rulings-csv"),
     path("rules/", views.rules, name="rules"),
+    path("rules/standings/", views.standings_rules, name="rules-standings"),
     path("rules/<slug:kind>/", views.rules, name="rules-kind"),
 ]

@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games.errors import GameNotFound
@@ -276,29 +277,51 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game_detail.html", context)
 
 
+def _rules_page(name: str) -> tuple[Any, str | None]:
+    """``docs/rules/<name>.<language>.md`` rendered, in the active language, English
+    when that language has no page: (page or ``None``, the page's language)."""
+    language = (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    for candidate in dict.fromkeys((language, "en")):
+        path = RULES_DIR / f"{name}.{candidate}.md"
+        if path.is_file():
+            return rules_markdown.render(path.read_text(encoding="utf-8")), candidate
+    return None, None
+
+
 @_hidden_as_404
 def rules(request: HttpRequest, kind: str = "tock") -> HttpResponse:
-    """The players' rules of a game kind the engine plays, in the active language:
-    ``docs/rules/<kind>.<language>.md``, English when that language has no page."""
+    """The players' rules of a game kind the engine plays (:func:`_rules_page`)."""
     kinds = rules_kinds()
     if kind not in kinds:
         raise Http404()
-    language = (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
-    page = page_language = None
-    for candidate in dict.fromkeys((language, "en")):
-        path = RULES_DIR / f"{kind}.{candidate}.md"
-        if path.is_file():
-            page = rules_markdown.render(path.read_text(encoding="utf-8"))
-            page_language = candidate
-            break
+    page, page_language = _rules_page(kind)
     return render(
         request,
         "tournaments/rules.html",
         {
             "kind": kind,
+            "title": _("Rules of %(kind)s") % {"kind": kind.upper()},
             "body": page.body if page else None,
             "toc": page.toc if page else [],
             "page_language": page_language,
             "kinds": kinds,
+        },
+    )
+
+
+@_hidden_as_404
+def standings_rules(request: HttpRequest) -> HttpResponse:
+    """How standings are ranked: points, then each tiebreak an organizer may choose,
+    with its formula (``docs/rules/standings.<language>.md``)."""
+    page, page_language = _rules_page("standings")
+    return render(
+        request,
+        "tournaments/rules.html",
+        {
+            "title": _("Standings and tiebreaks"),
+            "body": page.body if page else None,
+            "toc": page.toc if page else [],
+            "page_language": page_language,
+            "kinds": {},
         },
     )

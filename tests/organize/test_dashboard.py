@@ -417,6 +417,18 @@ def test_settings_before_the_start_only(org, league):
     assert t.name == "Friday Open II" and t.table_sizes == [4] and t.swiss_rounds == 4
     response = org.post(url("organize-settings", t.pk), {**body, "table_sizes": "7"})
     assert response.status_code == 400 and "The table size must be" in response.content.decode()
+    assert t.tiebreaks == ["buchholz", "firsts", "placement_sum", "rating"]  # not sent: kept
+    # The tiebreak order: one select per position; empty positions are skipped.
+    order = {"tiebreaks_0": "head_to_head", "tiebreaks_1": "", "tiebreaks_2": "best_finish"}
+    response = org.post(url("organize-settings", t.pk), {**body, **order})
+    assert response.status_code == 302
+    t.refresh_from_db()
+    assert t.tiebreaks == ["head_to_head", "best_finish"]
+    html = org.get(url("organize", t.pk)).content.decode()
+    assert '<option value="head_to_head" selected>' in html
+    twice = {"tiebreaks_0": "firsts", "tiebreaks_1": "firsts"}
+    response = org.post(url("organize-settings", t.pk), {**body, **twice})
+    assert response.status_code == 400 and "Choose each tiebreak once." in response.content.decode()
     org.post(url("organize-start", t.pk))
     assert 'id="settings-form"' not in org.get(url("organize", t.pk)).content.decode()
     response = org.post(url("organize-settings", t.pk), {**body, "rounds": 9}, follow=True)

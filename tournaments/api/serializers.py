@@ -171,6 +171,23 @@ class StandingRowSerializer(serializers.Serializer):
         "opponent's points; higher is better. Named after the tiebreak key `buchholz`, but "
         "an average, not a Buchholz sum."
     )
+    opponents_percentage = serializers.FloatField(
+        help_text="Opponents' points percentage (the page's \"Opp. %\", from 0 to 1): "
+        "for every opponent met at every table, that opponent's points over the most they "
+        "could have had in the games they played, floored at 1/3, averaged; byes are no "
+        "opponent. Higher is better."
+    )
+    best_finish = serializers.IntegerField(
+        allow_null=True,
+        help_text="The best place the player finished a game in (byes are no finish); "
+        "lower is better.",
+    )
+    head_to_head = serializers.IntegerField(
+        allow_null=True,
+        help_text="Only with the head_to_head tiebreak: among the players tied with this "
+        "one when that tiebreak is reached, +1 for each game finished ahead of one of "
+        "them, -1 for each behind; null when tied with nobody there.",
+    )
     rating = serializers.FloatField()
     provisional = serializers.BooleanField()
     dropped = serializers.BooleanField()

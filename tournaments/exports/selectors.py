@@ -17,8 +17,11 @@ from django.utils.translation import gettext as _
 
 from tournaments.exports.ical import CalendarEvent
 from tournaments.models import (
+    TIEBREAK_BEST_FINISH,
     TIEBREAK_BUCHHOLZ,
     TIEBREAK_FIRSTS,
+    TIEBREAK_HEAD_TO_HEAD,
+    TIEBREAK_OPPONENTS_PERCENTAGE,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
     League,
@@ -44,8 +47,11 @@ Rows = tuple[list[str], list[list[Any]]]
 
 _TIEBREAK_VALUE: dict[str, Callable[[StandingRow], Any]] = {
     TIEBREAK_BUCHHOLZ: lambda r: r.buchholz,
+    TIEBREAK_OPPONENTS_PERCENTAGE: lambda r: round(r.opponents_percentage, 4),
     TIEBREAK_FIRSTS: lambda r: r.firsts,
     TIEBREAK_PLACEMENT_SUM: lambda r: r.placement_sum,
+    TIEBREAK_BEST_FINISH: lambda r: "" if r.best_finish is None else r.best_finish,
+    TIEBREAK_HEAD_TO_HEAD: lambda r: "" if r.head_to_head is None else r.head_to_head,
     TIEBREAK_RATING: lambda r: round(r.rating, 1),
 }
 
@@ -58,8 +64,10 @@ _TIEBREAK_COLUMN = {TIEBREAK_BUCHHOLZ: "opponents_average"}
 
 def standings_export(*, tournament: Tournament, user: Any) -> Rows:
     """Header and rows of the standings: ``place, handle, name, points``, one column per
-    tiebreak of the tournament (its order: ``opponents_average``, ``firsts``,
-    ``placement_sum``, ``rating``), then ``games, stage, dropped``. 5 queries."""
+    tiebreak of the tournament in its order (``opponents_average``,
+    ``opponents_percentage`` (0 to 1), ``firsts``, ``placement_sum``, ``best_finish``,
+    ``head_to_head`` (empty for a player tied with nobody there), ``rating``), then
+    ``games, stage, dropped``. 5 queries."""
     tiebreaks = [t for t in tournament.tiebreaks or [] if t in _TIEBREAK_VALUE]
     columns = [_TIEBREAK_COLUMN.get(t, t) for t in tiebreaks]
     header = ["place", "handle", "name", "points", *columns, "games", "stage", "dropped"]

@@ -11,8 +11,11 @@ from django.db.models import Exists, OuterRef
 from ratings.elo import ELO_START
 from ratings.selectors import ratings_by_player
 from tournaments.models import (
+    TIEBREAK_BEST_FINISH,
     TIEBREAK_BUCHHOLZ,
     TIEBREAK_FIRSTS,
+    TIEBREAK_HEAD_TO_HEAD,
+    TIEBREAK_OPPONENTS_PERCENTAGE,
     TIEBREAK_PLACEMENT_SUM,
     TIEBREAK_RATING,
     LateEntryPoints,
@@ -26,6 +29,12 @@ from tournaments.models import (
 from tournaments.scoring import table_points
 from tournaments.selectors.privacy import Masker, hidden_handle, hidden_label
 from tournaments.selectors.tournaments import tournament_points
+from tournaments.tiebreaks import (
+    best_finish,
+    head_to_head,
+    opponents_percentage,
+    points_percentage,
+)
 
 
 @dataclass
@@ -41,6 +50,13 @@ class StandingRow:
     firsts: int = 0
     placement_sum: int = 0
     buchholz: float = 0.0
+    #: Opponents' points percentage (0 to 1; each opponent floored at 1/3).
+    opponents_percentage: float = 0.0
+    #: The best place the player finished a game in (byes are no finish).
+    best_finish: int | None = None
+    #: Head-to-head score among the players tied with this one when that tiebreak is
+    #: reached (``None``: not tied there).
+    head_to_head: int | None = None
     rating: float = ELO_START
     provisional: bool = True
     dropped: bool = False
@@ -65,18 +81,48 @@ class StandingRow:
         return asdict(self)
 
 
-def _sort_key(row: StandingRow, tiebreaks: list[str]) -> tuple:
-    key: list[float] = [-row.points]
+#: Sort key part of each tiebreak read from the row (smaller sorts first);
+#: head-to-head depends on who is tied and is computed while ordering.
+_TIEBREAK_KEY = {
+    TIEBREAK_BUCHHOLZ: lambda r: -r.buchholz,
+    TIEBREAK_OPPONENTS_PERCENTAGE: lambda r: -r.opponents_percentage,
+    TIEBREAK_FIRSTS: lambda r: -r.firsts,
+    TIEBREAK_PLACEMENT_SUM: lambda r: r.placement_sum,
+    TIEBREAK_BEST_FINISH: lambda r: r.best_finish if r.best_finish is not None else 10**6,
+    TIEBREAK_RATING: lambda r: -r.rating,
+}
+
+
+def _order(
+    rows: list[StandingRow],
+    *,
+    first: dict[int, tuple],
+    tiebreaks: list[str],
+    meetings_of: dict[int, list[dict[int, int]]],
+) -> list[tuple]:
+    """Each row's sort key: ``first[player id]`` (stage and points), then the tiebreaks
+    in order. Head-to-head is scored within each group of rows equal on everything
+    before it (and stored on the rows: ``None`` for a row tied with nobody there)."""
+    keys = {r.player_id: list(first[r.player_id]) for r in rows}
     for t in tiebreaks:
-        if t == TIEBREAK_BUCHHOLZ:
-            key.append(-row.buchholz)
-        elif t == TIEBREAK_FIRSTS:
-            key.append(-row.firsts)
-        elif t == TIEBREAK_PLACEMENT_SUM:
-            key.append(row.placement_sum)
-        elif t == TIEBREAK_RATING:
-            key.append(-row.rating)
-    return tuple(key)
+        if t == TIEBREAK_HEAD_TO_HEAD:
+            groups: dict[tuple, list[StandingRow]] = defaultdict(list)
+            for r in rows:
+                groups[tuple(keys[r.player_id])].append(r)
+            for group in groups.values():
+                if len(group) == 1:
+                    group[0].head_to_head = None
+                    keys[group[0].player_id].append(0)
+                    continue
+                scores = head_to_head(group=[r.player_id for r in group], meetings_of=meetings_of)
+                for r in group:
+                    r.head_to_head = scores[r.player_id]
+                    keys[r.player_id].append(-scores[r.player_id])
+        elif t in _TIEBREAK_KEY:
+            part = _TIEBREAK_KEY[t]
+            for r in rows:
+                keys[r.player_id].append(part(r))
+    return [tuple(keys[r.player_id]) for r in rows]
 
 
 def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
@@ -103,11 +149,15 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
 
     Then the tiebreaks in ``tournament.tiebreaks`` order:
     ``buchholz`` (the average, over every opponent met at every table, of that
-    opponent's points; higher is better), ``firsts`` (first places, shared ones
-    included), ``placement_sum`` (sum of places; lower is better), ``rating`` (current
-    Elo for the league's game kind). Rows equal on points and every tiebreak share a
-    rank. Every registered player is listed (dropped ones flagged; not those waiting on
-    the waitlist), plus anyone seated.
+    opponent's points; higher is better), ``opponents_percentage`` (the same average of
+    each opponent's points percentage, floored at 1/3: :mod:`tournaments.tiebreaks`),
+    ``firsts`` (first places, shared ones included), ``placement_sum`` (sum of places;
+    lower is better), ``best_finish`` (the best place in a game played; lower is
+    better), ``head_to_head`` (among the players still tied at that point: +1 for each
+    game finished ahead of one of them, -1 behind), ``rating`` (current Elo for the
+    league's game kind). Rows equal on points and every tiebreak share a rank. Every
+    registered player is listed (dropped ones flagged; not those waiting on the
+    waitlist), plus anyone seated.
 
     Hidden players are listed under their neutral names (``masked``) unless ``user`` may
     see them (:mod:`.privacy`; ``None``: the public); ranks and points do not change.
@@ -190,6 +240,18 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             size = len(placements) + 1
             last = table_points(points_list, {**placements, "\x00no-show": size})["\x00no-show"]
             no_show_places[player_id].append((number, size, last))
+    # Opponents' points percentage: points earned in the games played (no-shows and
+    # byes included, rounds missed by a late entry not) over the most possible there.
+    earned: dict[int, float] = defaultdict(float)
+    possible: dict[int, float] = defaultdict(float)
+    win_at: dict[int, float] = {}
+
+    def win_points(size: int) -> float:
+        # The points of a sole winner at a table of ``size`` (cached per size).
+        if size not in win_at:
+            win_at[size] = table_points(points_list, {str(i): i + 1 for i in range(size)})["0"]
+        return win_at[size]
+
     for pid, entries in no_show_places.items():
         row = rows.get(pid)
         if row is None:
@@ -199,6 +261,8 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             row.games += 1
             row.placement_sum += place
             row.places[number] = place
+            earned[pid] += pts
+            possible[pid] += win_points(place)
     if joined:  # late entries: the Swiss rounds before they joined
         swiss = sorted(
             {number for number, _p in results.values()}
@@ -213,25 +277,34 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
                 row.late = [n for n in swiss if n < first]
                 row.points += missed_points * len(row.late)
     opponents: dict[int, list[int]] = defaultdict(list)
+    # Head-to-head and best finish: the placements (player id -> place) of each game
+    # a player played at a table with others.
+    meetings_of: dict[int, list[dict[int, int]]] = defaultdict(list)
     for table_id, players in seated.items():
         number, placements = results[table_id]
         pts = table_points(points_list, placements)
         bye = len(placements) == 1
+        most = win_points(len(placements))
         if bye and tournament.bye_points is not None:  # a bye scores the tournament's points
             pts = {h: float(tournament.bye_points) for h in placements}
-        for pid in players:
-            h = handle_of[pid]
-            if h not in placements:
-                continue
+            most = max(most, float(tournament.bye_points))
+        meeting = {
+            pid: placements[handle_of[pid]] for pid in players if handle_of[pid] in placements
+        }
+        for pid, place in meeting.items():
             row = rows[pid]
-            place = placements[h]
+            h = row.handle
             row.points += pts[h]
             row.games += 1
             row.placement_sum += place
             row.firsts += place == 1
             row.places[number] = place
+            earned[pid] += pts[h]
+            possible[pid] += most
             if bye:
                 row.byes.append(number)
+            else:
+                meetings_of[pid].append(meeting)
             opponents[pid].extend(o for o in players if o != pid)
     registered = Registration.objects.filter(tournament=tournament).values("player_id")
     for player_id, rating in ratings_by_player(
@@ -241,27 +314,40 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
         if row is not None:
             row.rating = rating.rating
             row.provisional = rating.provisional
+    percentage = {
+        pid: points_percentage(earned=earned[pid], possible=possible[pid]) for pid in possible
+    }
     for pid, opps in opponents.items():
         if not opps:  # a bye: nobody met
             continue
         rows[pid].buchholz = sum(rows[o].points for o in opps) / len(opps)
+        rows[pid].opponents_percentage = opponents_percentage(opponents=opps, percentage=percentage)
+    for pid, games in meetings_of.items():
+        rows[pid].best_finish = best_finish(game[pid] for game in games)
     tiebreaks = list(tournament.tiebreaks or [])
     for pid, (number, _place) in elimination.items():
         if pid in rows:
             rows[pid].stage = Stage.ELIMINATION
             rows[pid].reached_round = number
 
-    def full_key(r: StandingRow) -> tuple:
+    def stage_key(r: StandingRow) -> tuple:
         # Elimination: the later a player went out the better, then their place at
         # that table; then points and tiebreaks (everyone else: those alone).
         reach = elimination.get(r.player_id)
-        stage_key = (-reach[0], reach[1]) if reach else (1, 0)
-        return (stage_key, _sort_key(r, tiebreaks))
+        return (-reach[0], reach[1]) if reach else (1, 0)
 
-    ordered = sorted(rows.values(), key=lambda r: (full_key(r), r.handle))
+    every = list(rows.values())
+    keys = _order(
+        every,
+        first={r.player_id: (stage_key(r), -r.points) for r in every},
+        tiebreaks=tiebreaks,
+        meetings_of=meetings_of,
+    )
+    key_of = {r.player_id: key for r, key in zip(every, keys, strict=True)}
+    ordered = sorted(every, key=lambda r: (key_of[r.player_id], r.handle))
     previous = None
     for i, row in enumerate(ordered, start=1):
-        key = full_key(row)
+        key = key_of[row.player_id]
         row.rank = i if key != previous else ordered[i - 2].rank
         previous = key
     return ordered

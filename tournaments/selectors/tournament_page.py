@@ -204,6 +204,8 @@ def standings_rows_html(
     prefix = escape(player_prefix)
     buchholz, firsts = "buchholz" in tiebreak_keys, "firsts" in tiebreak_keys
     placement_sum, rating = "placement_sum" in tiebreak_keys, "rating" in tiebreak_keys
+    opp_pct = "opponents_percentage" in tiebreak_keys
+    best, h2h = "best_finish" in tiebreak_keys, "head_to_head" in tiebreak_keys
     parts = []
     for row in rows:
         name = escape(row.display_name)
@@ -221,10 +223,17 @@ def standings_rows_html(
             cells.append(f'<td class="stage stage-{escape(row.stage)}">{word}</td>')
         if buchholz:
             cells.append(f'<td class="num">{floatformat(row.buchholz, 2)}</td>')
+        if opp_pct:
+            cells.append(f'<td class="num">{floatformat(row.opponents_percentage * 100, 1)}</td>')
         if firsts:
             cells.append(f'<td class="num">{row.firsts}</td>')
         if placement_sum:
             cells.append(f'<td class="num">{row.placement_sum}</td>')
+        if best:
+            best_text = "–" if row.best_finish is None else row.best_finish
+            cells.append(f'<td class="num">{best_text}</td>')
+        if h2h:
+            cells.append(f'<td class="num">{_signed(row.head_to_head)}</td>')
         if rating:
             mark = f'<abbr class="prov" title="{prov_title}">?</abbr>' if row.provisional else ""
             cells.append(f'<td class="num">{floatformat(row.rating, 0)}{mark}</td>')
@@ -242,6 +251,13 @@ def standings_rows_html(
         cells.append("</tr>")
         parts.append("".join(cells))
     return mark_safe("\n            ".join(parts))  # noqa: S308 - every value escaped above
+
+
+def _signed(value: int | None) -> str:
+    # Head-to-head: "+2", "0", "−1" (a real minus sign); "–" for a row tied with nobody.
+    if value is None:
+        return "–"
+    return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
 def standings_show_stage(*, tournament: Tournament) -> bool:
