@@ -189,9 +189,7 @@ def test_the_rules_page_gives_every_formula(client):
         ("es", ["Porcentaje de puntos de los rivales", "1/3", "Enfrentamiento directo"]),
         ("de", ["Punkteprozentsatz der Gegner", "1/3", "Direkter Vergleich"]),
     ):
-        response = client.get(
-            reverse("tournaments:rules-standings"), HTTP_ACCEPT_LANGUAGE=language
-        )
+        response = client.get(reverse("tournaments:rules-standings"), HTTP_ACCEPT_LANGUAGE=language)
         assert response.status_code == 200
         text = response.content.decode()
         for word in words:
