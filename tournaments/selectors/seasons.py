@@ -3,7 +3,9 @@ season table computed from the stored results of its finished tournaments (the r
 are :mod:`tournaments.season_scoring`'s).
 
 A tournament is in the season whose dates contain its ``starts_on``. Final ranks come
-from the tournament standings (cached like the tournament pages), keyed by player id,
+from the tournament standings (cached like the tournament pages) of the players who
+played at least one game there (a bye counts; a withdrawal before the start does not),
+keyed by player id,
 so a correction shows at once and a hidden player is one line all season. Hidden
 players are shown as "Player N" except to themselves, the league's organizers and
 superusers.
@@ -90,7 +92,10 @@ def season_standings(*, season: Season, user: Any = None) -> SeasonStanding:
             TournamentRanks(
                 id=t.pk,
                 starts_on=t.starts_on.isoformat(),
-                ranks={str(r.player_id): r.rank for r in rows},
+                # Only those who played: a registration withdrawn before the start
+                # (or a late entry who never sat) is listed last in the standings
+                # but earns no season points and is not "played".
+                ranks={str(r.player_id): r.rank for r in rows if r.games},
             )
         )
     ids = {int(k) for t in ranks for k in t.ranks}
