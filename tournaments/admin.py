@@ -20,6 +20,7 @@ from outbox.changes import (
 )
 from tournaments.models import (
     League,
+    LeagueAudit,
     LeagueRole,
     NoShow,
     Player,
@@ -277,6 +278,14 @@ class PlayerLinkCodeAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(LeagueAudit)
+class LeagueAuditAdmin(TournamentAuditAdmin):
+    """The league's audit log, written by the services only: read-only here."""
+
+    list_display = ("at", "league", "actor", "action")
+    raw_id_fields = ("league", "actor")
 
 
 @admin.register(LeagueRole)

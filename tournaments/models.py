@@ -650,6 +650,7 @@ class Ruling(models.Model):
 # Proposed results live in their own module (this one holds the event's structure);
 # imported here so that Django finds them as models of this app.
 from tournaments.models_calls import RefereeCall as RefereeCall  # noqa: E402
+from tournaments.models_league_audit import LeagueAudit as LeagueAudit  # noqa: E402
 from tournaments.models_league_staff import LeagueRole as LeagueRole  # noqa: E402
 from tournaments.models_links import PlayerLinkCode as PlayerLinkCode  # noqa: E402
 from tournaments.models_proposals import OPEN_STATUSES as OPEN_STATUSES  # noqa: E402

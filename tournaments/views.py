@@ -43,6 +43,7 @@ from tournaments.selectors import (
     tournament_points,
     tournament_rounds_with_tables,
 )
+from tournaments.selectors.organize import league_audit_recent
 from tournaments.selectors.player_page import player_page
 from tournaments.selectors.seasons import (
     league_seasons,
@@ -126,6 +127,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             )
             if manages
             else [],
+            "league_audit": league_audit_recent(league=league) if manages else [],
         },
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -24,7 +25,11 @@ from tournaments.api.serializers import (
     LeagueSerializer,
     TournamentSerializer,
 )
-from tournaments.api.tournaments import TournamentDetailOutput, tournament_output
+from tournaments.api.tournaments import (
+    AuditEntrySerializer,
+    TournamentDetailOutput,
+    tournament_output,
+)
 from tournaments.models import Seeding
 from tournaments.selectors import (
     league_detail,
@@ -32,6 +37,7 @@ from tournaments.selectors import (
     league_list,
     tournament_list_visible,
 )
+from tournaments.selectors.audit import league_audit
 from tournaments.services import tournament_create
 
 
@@ -127,3 +133,33 @@ class LeagueTournamentListApi(ApiView):
         data.setdefault("starts_on", timezone.localdate())
         tournament = tournament_create(league=league, user=request.user, **data)
         return tournament_output(request, tournament, code=status.HTTP_201_CREATED)
+
+
+class LeagueAuditEntrySerializer(AuditEntrySerializer):
+    action = serializers.CharField(
+        help_text="season_created, season_changed, season_deleted, league_staff_added, "
+        "league_staff_removed."
+    )
+    round = serializers.IntegerField(allow_null=True, help_text="Always null for a league.")
+
+    class Meta:
+        ref_name = "LeagueAuditEntry"
+
+
+class LeagueAuditApi(ApiView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["leagues"],
+        summary="The league's audit log (seasons, league staff), oldest first (organizers)",
+        responses={
+            200: LeagueAuditEntrySerializer(many=True),
+            401: EVENT_ERRORS[401],
+            403: EVENT_ERRORS[403],
+            404: NOT_FOUND,
+        },
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        league = league_get_visible(slug=slug, user=request.user)
+        entries = league_audit(league=league, user=request.user)
+        return Response(LeagueAuditEntrySerializer(entries, many=True).data)

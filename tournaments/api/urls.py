@@ -29,6 +29,7 @@ urlpatterns = [
     path("leagues", leagues.LeagueListApi.as_view(), name="league-list"),
     path("leagues/<slug:slug>", leagues.LeagueDetailApi.as_view(), name="league-detail"),
     path("leagues/<slug:slug>/seasons", seasons.LeagueSeasonsApi.as_view(), name="league-seasons"),
+    path("leagues/<slug:slug>/audit", leagues.LeagueAuditApi.as_view(), name="league-audit"),
     path("leagues/<slug:slug>/staff", league_staff.LeagueStaffApi.as_view(), name="league-staff"),
     path(
         "leagues/<slug:slug>/staff/<int:role_id>",

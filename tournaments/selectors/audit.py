@@ -1,4 +1,4 @@
-"""The audit log of a tournament (organizers)."""
+"""The audit logs of a tournament and of a league (their organizers)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from tournaments.models import Tournament, TournamentAudit
-from tournaments.permissions import ensure_can_manage_tournament
+from tournaments.models import League, LeagueAudit, Tournament, TournamentAudit
+from tournaments.permissions import ensure_can_manage_league, ensure_can_manage_tournament
 
 
 @dataclass(frozen=True)
@@ -46,4 +46,20 @@ def tournament_audit(*, tournament: Tournament, user: Any = None) -> list[AuditE
     return [
         AuditEntry(at=at, action=action, actor=actor, round=number, details=details or {})
         for at, action, actor, number, details in rows
+    ]
+
+
+def league_audit(*, league: League, user: Any) -> list[AuditEntry]:
+    """The league's audit log, oldest first (its organizers, else ``NotAllowed``):
+    ``season_created``, ``season_changed``, ``season_deleted``, ``league_staff_added``,
+    ``league_staff_removed``. 1 query (plus the role check)."""
+    ensure_can_manage_league(user=user, league=league)
+    rows = (
+        LeagueAudit.objects.filter(league=league)
+        .order_by("at", "id")
+        .values_list("at", "action", "actor__username", "details")
+    )
+    return [
+        AuditEntry(at=at, action=action, actor=actor, round=None, details=details or {})
+        for at, action, actor, details in rows
     ]

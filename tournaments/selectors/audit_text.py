@@ -190,6 +190,19 @@ def _called(d: Mapping[str, Any], names: Names) -> str:
     return _("Table %(table)s.") % {"table": d["table"]}
 
 
+def _season(d: Mapping[str, Any], names: Names) -> str:
+    if "fields" in d:
+        return _("%(name)s: changed %(fields)s.") % {
+            "name": d["name"],
+            "fields": ", ".join(str(f) for f in d["fields"]),
+        }
+    return _("%(name)s, %(start)s to %(end)s.") % {
+        "name": d["name"],
+        "start": d["starts_on"],
+        "end": d["ends_on"],
+    }
+
+
 #: One sentence per action (the actions of ``tournaments.selectors.audit``).
 SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "created": _created,
@@ -227,6 +240,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
     "report_disputed": _report,
     "report_accepted": _report_accepted,
     "report_accepted_by_staff": _report_accepted,
+    "season_created": _season,
+    "season_changed": _season,
+    "season_deleted": _season,
 }
 
 

@@ -20,6 +20,8 @@ from django.utils.translation import gettext_lazy
 from games.models import GameEvent, GameStatus, ResultSource
 from games.presenters import presenter_for
 from tournaments.models import (
+    League,
+    LeagueAudit,
     Registration,
     Round,
     RoundStatus,
@@ -75,6 +77,9 @@ AUDIT_ACTIONS = {
     "league_staff_added": gettext_lazy("League staff added"),
     "league_staff_removed": gettext_lazy("League staff removed"),
     "player_unlinked": gettext_lazy("Player's account unlinked"),
+    "season_created": gettext_lazy("Season created"),
+    "season_changed": gettext_lazy("Season changed"),
+    "season_deleted": gettext_lazy("Season removed"),
 }
 
 
@@ -272,6 +277,33 @@ class AuditRow:
     sentence: str
 
 
+def _audit_rows(rows: list[tuple]) -> list[AuditRow]:
+    # (at, action, actor username, round number, details) -> rows in the reader's words
+    names = audit_names(details for *_, details in rows)
+    return [
+        AuditRow(
+            at=at,
+            action=action,
+            label=str(AUDIT_ACTIONS.get(action, action)),
+            actor=actor,
+            round=number,
+            sentence=audit_sentence(action=action, details=details, names=names),
+        )
+        for at, action, actor, number, details in rows
+    ]
+
+
+def league_audit_recent(*, league: League, limit: int = 20) -> list[AuditRow]:
+    """The league's latest audit rows, newest first (the caller has checked that the
+    user is an organizer of the league): seasons and league staff. 2 queries."""
+    rows = (
+        LeagueAudit.objects.filter(league=league)
+        .order_by("-at", "-id")
+        .values_list("at", "action", "actor__username", "details")[:limit]
+    )
+    return _audit_rows([(at, action, actor, None, details) for at, action, actor, details in rows])
+
+
 def organize_audit_page(*, tournament: Tournament, page: Any = 1, per_page: int = 25) -> Page:
     """One page of the tournament's audit log, newest first (the caller has checked the
     organizer role); its ``object_list`` holds :class:`AuditRow`. 3 queries (the
@@ -283,17 +315,5 @@ def organize_audit_page(*, tournament: Tournament, page: Any = 1, per_page: int 
     )
     paginator = Paginator(rows, per_page)
     current = paginator.get_page(page)
-    rows = list(current.object_list)
-    names = audit_names(details for *_, details in rows)
-    current.object_list = [
-        AuditRow(
-            at=at,
-            action=action,
-            label=str(AUDIT_ACTIONS.get(action, action)),
-            actor=actor,
-            round=number,
-            sentence=audit_sentence(action=action, details=details, names=names),
-        )
-        for at, action, actor, number, details in rows
-    ]
+    current.object_list = _audit_rows(list(current.object_list))
     return current

@@ -1,8 +1,9 @@
 """League staff (issue 24): the league's organizers add and remove scorekeepers and
 referees who then hold the role in every tournament of the league, present and future
 (:func:`tournaments.permissions.user_tournament_roles` reads them). Adding twice is
-harmless; removing a role nobody holds is too. Each change is audited in the league's
-tournaments that are not over (there is no league audit log)."""
+harmless; removing a role nobody holds is too. Each change is in the league's audit
+log, and in the audit log of each of its tournaments that is not over (where the role
+now counts)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tournaments.errors import InvalidConfiguration, UnknownUser
 from tournaments.models import League, LeagueRole, Role, Tournament, TournamentStatus
 from tournaments.permissions import ensure_can_manage_league
 from tournaments.services.core import audit_write
+from tournaments.services.league_audit import league_audit_write
 
 #: The roles a league hands out (its organizers are ``League.organizers``).
 LEAGUE_ROLES = (Role.SCOREKEEPER, Role.REFEREE)
@@ -29,6 +31,7 @@ def _member(username: Any) -> Any:
 
 
 def _audit(league: League, user: Any, action: str, **details: Any) -> None:
+    league_audit_write(league=league, user=user, action=action, **details)
     for t in Tournament.objects.filter(league=league).exclude(
         status__in=[TournamentStatus.FINISHED, TournamentStatus.CANCELLED]
     ):

@@ -5,7 +5,8 @@ organizers). The season table is computed from the stored results
 Rules: a name (1-120 characters); ``ends_on`` on or after ``starts_on``; ``season_points``
 a list of 1-100 numbers, none negative (points by final rank); ``best_of`` empty or a
 whole number from 1 to 100; a league's seasons never overlap (:class:`InvalidState`, 409
-``invalid_state``: a tournament must belong to one season at most).
+``invalid_state``: a tournament must belong to one season at most). Every change is in
+the league's audit log (``season_created``, ``season_changed``, ``season_deleted``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tournaments.errors import InvalidConfiguration, InvalidState
 from tournaments.models import League, Season
 from tournaments.models_seasons import default_season_points
 from tournaments.permissions import ensure_can_manage_league
+from tournaments.services.league_audit import league_audit_write
 
 MAX_POINTS_ENTRIES = 100
 
@@ -120,6 +122,16 @@ def season_create(
             season_points=points,
             best_of=best_of,
         )
+        league_audit_write(
+            league=league,
+            user=user,
+            action="season_created",
+            name=season.name,
+            starts_on=season.starts_on.isoformat(),
+            ends_on=season.ends_on.isoformat(),
+            season_points=season.season_points,
+            best_of=season.best_of,
+        )
         change_recorded(LeagueChanged(league_id=league.pk))
     return season
 
@@ -147,6 +159,22 @@ def season_update(*, season: Season, user: Any, **fields: Any) -> Season:
         season.name, season.starts_on, season.ends_on = name, starts_on, ends_on
         season.season_points, season.best_of = points, best_of
         season.save()
+        after = {
+            "name": name,
+            "starts_on": starts_on,
+            "ends_on": ends_on,
+            "season_points": points,
+            "best_of": best_of,
+        }
+        changed = sorted(k for k, v in after.items() if current[k] != v)
+        if changed:
+            league_audit_write(
+                league=season.league,
+                user=user,
+                action="season_changed",
+                name=name,
+                fields=changed,
+            )
         change_recorded(LeagueChanged(league_id=season.league_id))
     return season
 
@@ -156,5 +184,13 @@ def season_delete(*, season: Season, user: Any) -> None:
     ensure_can_manage_league(user=user, league=season.league)
     with transaction.atomic():
         league_id = season.league_id
+        league_audit_write(
+            league=season.league,
+            user=user,
+            action="season_deleted",
+            name=season.name,
+            starts_on=season.starts_on.isoformat(),
+            ends_on=season.ends_on.isoformat(),
+        )
         season.delete()
         change_recorded(LeagueChanged(league_id=league_id))
