@@ -58,14 +58,13 @@ class TableSizesField(forms.CharField):
 
 
 class TiebreaksWidget(forms.MultiWidget):
-    """One select per position of the tiebreak order (the first labelled by the field's
-    label, the others by their position), each offering every tiebreak or none."""
+    """One select per position of the tiebreak order, each offering every tiebreak or
+    none, each named by its position (a multi-widget's label points at none of them)."""
 
     def __init__(self, choices: list[tuple[str, Any]]) -> None:
         widgets = [
             forms.Select(
-                choices=choices,
-                attrs={} if i == 0 else {"aria-label": format_lazy(_("Tiebreak {}"), i + 1)},
+                choices=choices, attrs={"aria-label": format_lazy(_("Tiebreak {}"), i + 1)}
             )
             for i in range(len(choices) - 1)
         ]
