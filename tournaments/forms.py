@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import (
     TIEBREAK_CHOICES,
     LateEntryPoints,
+    RepeatAvoidance,
     ReportAgreement,
     Seeding,
     Tournament,
@@ -175,6 +176,20 @@ class TournamentSettingsForm(forms.Form):
     seeding = forms.ChoiceField(
         label=_("Seeding of round 1"), choices=Seeding.choices, initial=Seeding.RATING
     )
+    repeat_avoidance = forms.ChoiceField(
+        label=_("Repeat meetings"),
+        choices=RepeatAvoidance.choices,
+        required=False,
+        initial=RepeatAvoidance.STRICT,
+        help_text=_("How Swiss rounds keep players who have met apart."),
+    )
+    top_table_final = forms.BooleanField(
+        label=_("Leaders together in the last round"),
+        required=False,
+        help_text=_(
+            "The top of the standings plays the last round at one table, even at a repeat."
+        ),
+    )
     tiebreaks = TiebreaksField(
         label=_("Tiebreaks, in order"),
         initial=default_tiebreaks,
@@ -266,7 +281,12 @@ class TournamentSettingsForm(forms.Form):
         data = dict(self.cleaned_data)
         if not data.get("table_sizes"):
             data.pop("table_sizes", None)
-        for optional in ("report_agreement", "uneven_players", "late_entry_points"):
+        for optional in (
+            "report_agreement",
+            "uneven_players",
+            "late_entry_points",
+            "repeat_avoidance",
+        ):
             if not data.get(optional):
                 data.pop(optional, None)
         if self.add_prefix("tiebreaks") + "_0" not in self.data:
@@ -295,6 +315,8 @@ def _settings_of(tournament: Tournament) -> dict[str, Any]:
         "round_minutes": tournament.round_minutes,
         "auto_progress": tournament.auto_progress,
         "seeding": tournament.seeding,
+        "repeat_avoidance": tournament.repeat_avoidance,
+        "top_table_final": tournament.top_table_final,
         "tiebreaks": list(tournament.tiebreaks or []),
         "is_public": tournament.is_public,
         "report_agreement": tournament.report_agreement,

@@ -161,6 +161,15 @@ class LateEntryPoints(models.TextChoices):
     NONE = "none", _("Nothing")
 
 
+class RepeatAvoidance(models.TextChoices):
+    """How Swiss rounds avoid seating players together again (issue 25,
+    :mod:`tournaments.seating.strict`)."""
+
+    STRICT = "strict", _("Never meet again whenever it can be avoided, then the closest standings")
+    BALANCED = "balanced", _("Fewest repeats without spreading tables more than the greedy")
+    OFF = "off", _("Off: tables are slices of the standings")
+
+
 class UnevenPlayers(models.TextChoices):
     REFUSE = "refuse", _("Refuse to seat them (change the table sizes)")
     BYES = "byes", _("Byes: the lowest-standing players sit out")
@@ -225,6 +234,16 @@ class Tournament(models.Model):
     #: Players check themselves in from their phones while this is on (the organizer
     #: opens and closes it on the dashboard).
     check_in_open = models.BooleanField(_("check-in from the phone open"), default=False)
+    #: Swiss seating: how repeat meetings are avoided (issue 25).
+    repeat_avoidance = models.CharField(
+        _("repeat meetings"),
+        max_length=16,
+        choices=RepeatAvoidance.choices,
+        default=RepeatAvoidance.STRICT,
+    )
+    #: The stage's last round seats the leaders together at the first table, even at a
+    #: repeat (the title decided at one table).
+    top_table_final = models.BooleanField(_("leaders together in the last round"), default=False)
     #: When the players do not fill tables of the allowed sizes (5 at tables of 4):
     #: :func:`tournaments.services.draw.seat_tables`.
     uneven_players = models.CharField(
@@ -406,6 +425,11 @@ class Round(models.Model):
     stage = models.CharField(_("stage"), max_length=16, choices=Stage.choices, default=Stage.SWISS)
     deadline = models.DateTimeField(_("time limit"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: How the round was seated (issue 25): ``method``, ``seed``, ``repeats``,
+    #: ``spread``, ``seat_cost``, ``lower_bound`` and the seating ``request`` (handles as
+    #: ids): ``python -m tournaments.seating`` on it gives the same tables. Empty for
+    #: rounds seated before it was kept.
+    seating = models.JSONField(_("seating"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("round")

@@ -36,6 +36,7 @@ def _with(request: SeatingRequest, rounds_left: int | None) -> SeatingRequest:
         met=request.met,
         seed=request.seed,
         rounds_left=rounds_left,
+        repeats="balanced",
     )
 
 
@@ -98,7 +99,9 @@ def test_last_round_is_the_exact_optimum_within_the_greedy_spread(seed, density)
         for a, b in itertools.combinations(players, 2)
         if rng.random() < density
     }
-    request = SeatingRequest(players=players, table_sizes=(4,), met=met, rounds_left=1)
+    request = SeatingRequest(
+        players=players, table_sizes=(4,), met=met, rounds_left=1, repeats="balanced"
+    )
     problem = problem_of(list(players), met)
     greedy = greedy_groups(problem, [4, 4])
     budget, pairs = spread_sum(problem, greedy), repeat_count(problem, greedy)
@@ -151,6 +154,7 @@ def _event(n: int, rounds: int, seed: int, lookahead: bool) -> tuple[int, int]:
             seed=f"{seed}:{number}",
             shuffle=number == 1,
             rounds_left=rounds - number + 1 if lookahead else None,
+            repeats="balanced",
         )
         tables = seat_round(request)
         if number > 1:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -25,6 +25,7 @@ from tournaments.selectors import (
     tournament_rounds_detail,
     visible_tournaments_q,
 )
+from tournaments.selectors.seating import round_seating
 from tournaments.services import round_create_next, round_reseat, round_time_up, tournament_start
 
 
@@ -124,3 +125,43 @@ class RoundTimeUpApi(ApiView):
         rnd = _round_get_visible(round_id=round_id, user=request.user)
         rnd = round_time_up(round=rnd, user=request.user)
         return _round_output(rnd=rnd, user=request.user)
+
+
+class RoundSeatingOutput(serializers.Serializer):
+    method = serializers.CharField(
+        allow_null=True,
+        help_text="slice (cut from the standings), random, or optimise; null for a round "
+        "seated before this was kept.",
+    )
+    seed = serializers.CharField(allow_null=True)
+    repeats = serializers.IntegerField(allow_null=True, help_text="Pairs who met before.")
+    spread = serializers.FloatField(
+        allow_null=True, help_text="Mean over tables of highest minus lowest points."
+    )
+    seat_cost = serializers.IntegerField(
+        allow_null=True, help_text="Times the players had already sat in the positions given."
+    )
+    lower_bound = serializers.IntegerField(
+        allow_null=True,
+        help_text="Fewest repeat pairs possible, as far as the optimiser could show "
+        "(0 when it found none); null for a slice or a random draw.",
+    )
+    request = serializers.DictField(
+        allow_null=True,
+        help_text="The seating request (python -m tournaments.seating < request.json gives "
+        "the same tables); hidden players' handles masked for the public.",
+    )
+
+    class Meta:
+        ref_name = "RoundSeating"
+
+
+class RoundSeatingApi(ApiView):
+    @extend_schema(
+        tags=["tournaments"],
+        summary="How the round was seated: method, seed, what it achieved and its request",
+        responses={200: RoundSeatingOutput, 404: NOT_FOUND},
+    )
+    def get(self, request: Request, round_id: int) -> Response:
+        rnd = _round_get_visible(round_id=round_id, user=request.user)
+        return Response(RoundSeatingOutput(round_seating(rnd=rnd, user=request.user)).data)

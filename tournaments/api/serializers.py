@@ -8,7 +8,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import LateEntryPoints, ReportAgreement, UnevenPlayers
+from tournaments.models import LateEntryPoints, RepeatAvoidance, ReportAgreement, UnevenPlayers
 
 
 class LeagueSerializer(serializers.Serializer):
@@ -60,6 +60,12 @@ class TournamentSerializer(serializers.Serializer):
     )
     late_entry_points = serializers.CharField(
         help_text="A late player's missed rounds: `last` (last place at a full table) or `none`."
+    )
+    repeat_avoidance = serializers.CharField(
+        help_text="Swiss seating: `strict`, `balanced` or `off` (see the input's help)."
+    )
+    top_table_final = serializers.BooleanField(
+        help_text="The leaders sit together in the stage's last round."
     )
     report_agreement = serializers.CharField(
         help_text="Who must agree on a players' report before it is the result: `all` "
@@ -326,3 +332,13 @@ class EventRulesInput(serializers.Serializer):
         help_text="Players may still join until this round is seated; null: any round.",
     )
     late_entry_points = serializers.ChoiceField(choices=LateEntryPoints.choices, required=False)
+    repeat_avoidance = serializers.ChoiceField(
+        choices=RepeatAvoidance.choices,
+        required=False,
+        help_text="Swiss seating: strict (the default: never meet again whenever it can be "
+        "avoided, the rest of the stage included, then the closest standings), balanced "
+        "(the fewest repeats within the greedy's spread) or off (slices of the standings).",
+    )
+    top_table_final = serializers.BooleanField(
+        required=False, help_text="The leaders sit together in the stage's last round."
+    )

@@ -128,6 +128,7 @@ urlpatterns = [
         staff.TournamentStaffMemberApi.as_view(),
         name="tournament-staff-member",
     ),
+    path("rounds/<int:round_id>/seating", rounds.RoundSeatingApi.as_view(), name="round-seating"),
     path("rounds/<int:round_id>/reseat", rounds.RoundReseatApi.as_view(), name="round-reseat"),
     path("rounds/<int:round_id>/time-up", rounds.RoundTimeUpApi.as_view(), name="round-time-up"),
     path("players", players.PlayerListApi.as_view(), name="player-list"),

@@ -10,11 +10,17 @@ store what it returns; the table-size limits come from the caller (the game clas
 
 Methods (``seat_round(request, method=...)``, :data:`METHODS`)
 ---------------------------------------------------------------
-* ``"auto"`` (the default, for the CLI too): ``"optimise"`` when the request carries a
-  history (any ``met`` pair, ``seats`` count or ``points``: Swiss from round 2) and is
-  not ``shuffle``; ``"slice"`` otherwise (round 1, and every request made by
+* ``"auto"`` (the default, for the CLI too): ``"random"`` when ``shuffle``;
+  ``"optimise"`` when the request carries a history (any ``met`` pair, ``seats`` count
+  or ``points``: Swiss from round 2) and its ``repeats`` rule is not ``"off"``;
+  ``"slice"`` otherwise (round 1, and every request made by
   :meth:`SeatingRequest.build` without a history: today's seatings stay reproducible).
-* ``"optimise"``: issue 9's optimiser (:mod:`.optimise`): the standings sliced into
+* ``"optimise"`` under the request's ``repeats`` rule (:data:`REPEAT_RULES`):
+  ``"strict"`` (the default, issue 25, :mod:`.strict`): no pair meets again whenever the
+  rest of the stage allows it (small events plan the remaining rounds together: 16
+  players at tables of 4 meet everyone exactly once in 5 rounds), otherwise the fewest
+  weighted repeats, then the least spread; never more repeats than the greedy.
+  ``"balanced"``: issue 9's optimiser (:mod:`.optimise`): the standings sliced into
   tables, then a local search swapping players between nearby tables (best-swap
   descent, then a seeded min-conflicts tabu search while repeats remain) that lowers
   the repeat pairs, weighted by the times they met, without letting the total (so the
@@ -86,12 +92,15 @@ Entry point
 
     {"table_sizes": [4, 3], "players": [{"id": "ana", "points": 7.5, "seats": [1, 2, 0, 2]}],
      "met": [["ana", "ben", 2]], "seed": 1, "shuffle": false, "size_rule": "preferred",
-     "rounds_left": 3}
+     "rounds_left": 3, "repeats": "strict", "top_table": false}
 
 (``players`` in standings order, best first; ``rounds_left`` optional: the rounds still
 to seat in this stage, this one included, a positive integer; the round services send
-it for Swiss rounds) and answers
-``{"tables": [["cai", "ana", "dan", "ben"], ...]}``, each table in seat order. Bad
+it for Swiss rounds; ``repeats`` and ``top_table`` optional) and answers
+``{"tables": [["cai", "ana", "dan", "ben"], ...], "method", "repeats", "spread",
+"seat_cost", "lower_bound"}``, each table in seat order
+(:func:`seat_round_explained`: what the seating achieved; every round keeps its request
+and these, :meth:`SeatingRequest.to_json`, so the CLI seats a stored round again). Bad
 input: ``seating: <reason>`` on stderr, exit status 2. From Python::
 
     SeatingRequest(players=(SeatingPlayer(pk, points, seats), ...), table_sizes=(4, 3),
@@ -103,12 +112,16 @@ from __future__ import annotations
 
 from .api import (
     METHODS,
+    REPEAT_RULES,
     SIZE_RULES,
     PlayerId,
+    SeatingOutcome,
     SeatingPlayer,
     SeatingRequest,
     greedy_baseline,
+    resolved_method,
     seat_round,
+    seat_round_explained,
     seat_round_json,
     slice_baseline,
 )
@@ -128,10 +141,12 @@ from .slicing import random_tables, slice_tables
 
 __all__ = [
     "METHODS",
+    "REPEAT_RULES",
     "SIZE_RULES",
     "PlayerId",
     "SeatingError",
     "SeatingMetrics",
+    "SeatingOutcome",
     "SeatingPlayer",
     "SeatingRequest",
     "greedy_baseline",
@@ -139,10 +154,12 @@ __all__ = [
     "measure",
     "random_tables",
     "repeat_pairs",
+    "resolved_method",
     "seat_cost",
     "seat_imbalance",
     "seat_order",
     "seat_round",
+    "seat_round_explained",
     "seat_round_json",
     "slice_baseline",
     "slice_tables",

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SeatingError
+from .metrics import measure
 from .optimise import (
     DEFAULT_MAX_EVALS,
     Problem,
@@ -19,6 +20,7 @@ from .optimise import (
 )
 from .sizes import split_sizes, table_plan
 from .slicing import random_tables, slice_tables
+from .strict import repeat_lower_bound, strict_groups
 
 #: A player's id: a handle in JSON, anything hashable from Python (the service uses pks).
 PlayerId = Any
@@ -35,6 +37,13 @@ PlayerId = Any
 #: * ``"greedy"``: the greedy baseline (for comparison), seat order shuffled;
 #: * ``"random"``: random tables (the players shuffled from the seed, then sliced).
 METHODS = ("auto", "optimise", "slice", "greedy", "random")
+
+#: ``SeatingRequest.repeats`` values (issue 25): ``"strict"`` (the default: no pair meets
+#: again whenever that can be avoided, the rest of the stage included; then the fewest
+#: repeats; then the least spread: :mod:`.strict`), ``"balanced"`` (issue 9's rule: the
+#: fewest repeats within the greedy baseline's spread) and ``"off"`` (the standings
+#: sliced into tables: strict Swiss groups).
+REPEAT_RULES = ("strict", "balanced", "off")
 
 #: ``SeatingRequest.size_rule`` values: ``"preferred"`` (issue 9's rule,
 #: :func:`~tournaments.seating.table_plan`) and ``"even"`` (today's,
@@ -74,6 +83,10 @@ class SeatingRequest:
       (``None``: unknown, the default). With 2 or more, a small event's optimiser
       chooses this round's tables with the next round in view
       (:mod:`~tournaments.seating.lookahead`); 1 or ``None``: this round alone.
+    * ``repeats``: one of :data:`REPEAT_RULES` (``"strict"`` by default);
+    * ``top_table``: in the stage's last round (``rounds_left == 1``) the leaders sit
+      together at the first table (the preferred size), even at a repeat; the others are
+      seated by the rules above.
     """
 
     players: tuple[SeatingPlayer, ...]
@@ -83,8 +96,12 @@ class SeatingRequest:
     shuffle: bool = False
     size_rule: str = "preferred"
     rounds_left: int | None = None
+    repeats: str = "strict"
+    top_table: bool = False
 
     def __post_init__(self) -> None:
+        if self.repeats not in REPEAT_RULES:
+            raise SeatingError("bad_input", f"unknown repeat rule {self.repeats!r}")
         ids = [p.id for p in self.players]
         if len(set(ids)) != len(ids):
             raise SeatingError("duplicate_player", "a player is listed twice")
@@ -174,11 +191,32 @@ class SeatingRequest:
             size_rule=size_rule,
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The request as the CLI reads it (:meth:`from_json` gives it back): players in
+        order, ``met`` as ``[a, b, times]`` sorted, every setting spelled out."""
+        return {
+            "table_sizes": list(self.table_sizes),
+            "players": [
+                {"id": p.id, "points": p.points, "seats": list(p.seats)} for p in self.players
+            ],
+            "met": sorted(
+                ([*sorted(pair, key=str), times] for pair, times in self.met.items() if times),
+                key=lambda row: (str(row[0]), str(row[1])),
+            ),
+            "seed": self.seed,
+            "shuffle": self.shuffle,
+            "size_rule": self.size_rule,
+            "rounds_left": self.rounds_left,
+            "repeats": self.repeats,
+            "top_table": self.top_table,
+        }
+
     @classmethod
     def from_json(cls, data: Any) -> SeatingRequest:
         """Parse the CLI's JSON object (``{"table_sizes", "players", "met", "seed",
-        "shuffle", "size_rule", "rounds_left"}``; ``players`` items are ``{"id", "points",
-        "seats"}`` or bare ids; ``rounds_left`` optional)."""
+        "shuffle", "size_rule", "rounds_left", "repeats", "top_table"}``; ``players``
+        items are ``{"id", "points", "seats"}`` or bare ids; all but ``table_sizes``
+        and ``players`` optional)."""
         if not isinstance(data, Mapping):
             raise SeatingError("bad_input", "the input must be a JSON object")
         try:
@@ -212,6 +250,8 @@ class SeatingRequest:
                 shuffle=bool(data.get("shuffle", False)),
                 size_rule=data.get("size_rule", "preferred"),
                 rounds_left=data.get("rounds_left"),
+                repeats=data.get("repeats", "strict"),
+                top_table=bool(data.get("top_table", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, SeatingError):
@@ -225,6 +265,22 @@ def _id(value: Any) -> PlayerId:
     return value
 
 
+@dataclass(frozen=True)
+class SeatingOutcome:
+    """One round's seating and what it achieved (stored with the round, issue 25):
+    ``tables`` in seat order; ``method`` the one used (``"slice"``, ``"random"``,
+    ``"greedy"``, ``"optimise"``); ``repeats`` repeat pairs; ``spread`` the mean table
+    spread; ``seat_cost``; ``lower_bound`` the fewest repeat pairs possible, as far as
+    the optimiser can show (0 when it found none; ``None`` when not computed: slicing)."""
+
+    tables: list[list[PlayerId]]
+    method: str
+    repeats: int
+    spread: float
+    seat_cost: int
+    lower_bound: int | None
+
+
 def seat_round(
     request: SeatingRequest, *, method: str = "auto", max_evals: int = DEFAULT_MAX_EVALS
 ) -> list[list[PlayerId]]:
@@ -234,33 +290,109 @@ def seat_round(
     than the smallest table, or sizes that cannot be met, or bad input).
 
     ``method``: one of :data:`METHODS` (``"auto"``: ``"optimise"`` once there is a
-    history, today's ``"slice"`` before). ``max_evals`` bounds the optimiser's work
-    (evaluated swaps): the bound is a count, not a clock, so the result is the same on
-    every machine.
+    history and repeats are not ``"off"``, today's ``"slice"`` before). ``max_evals``
+    bounds the optimiser's work (evaluated swaps): the bound is a count, not a clock,
+    so the result is the same on every machine.
     """
+    return seat_round_explained(request, method=method, max_evals=max_evals).tables
+
+
+def resolved_method(request: SeatingRequest, method: str = "auto") -> str:
+    """The method ``"auto"`` stands for with ``request`` (see :data:`METHODS`)."""
     if method not in METHODS:
         raise SeatingError("bad_input", f"unknown seating method {method!r}")
+    if method != "auto":
+        return method
+    if request.shuffle:
+        return "random"
+    if request.repeats == "off" or not request.has_history():
+        return "slice"
+    return "optimise"
+
+
+def seat_round_explained(
+    request: SeatingRequest, *, method: str = "auto", max_evals: int = DEFAULT_MAX_EVALS
+) -> SeatingOutcome:
+    """:func:`seat_round` with what the seating achieved (:class:`SeatingOutcome`)."""
+    method = resolved_method(request, method)
     sizes = request.sizes()
     ids = [p.id for p in request.players]
     rng = random.Random(request.seed)
-    if method == "auto":
-        method = "optimise" if request.has_history() and not request.shuffle else "slice"
-    if method == "random" or (method == "slice" and request.shuffle):
-        return random_tables(ids, sizes, rng)
-    if method == "slice":
-        return slice_tables(ids, sizes, rng)
     players = list(request.players)
-    if request.shuffle:
-        rng.shuffle(players)
-    problem = problem_of(players, request.met)
-    if method == "greedy":
-        return slice_tables(
-            [players[i].id for t in greedy_groups(problem, sizes) for i in t], sizes, rng
+    problem = None
+    if method == "random" or method == "slice" and request.shuffle:
+        tables = random_tables(ids, sizes, rng)
+    elif method == "slice":
+        tables = slice_tables(ids, sizes, rng)
+    else:
+        if request.shuffle:
+            rng.shuffle(players)
+        problem = problem_of(players, request.met)
+        if method == "greedy":
+            tables = slice_tables(
+                [players[i].id for t in greedy_groups(problem, sizes) for i in t], sizes, rng
+            )
+        else:
+            groups = _groups(request, problem, sizes, rng, max_evals)
+            tables = [[players[i].id for i in seat_order(t, problem.seats, rng)] for t in groups]
+    found = measure(tables, request)
+    bound = None
+    if problem is not None:
+        bound = repeat_lower_bound(problem, sizes, found.repeats)
+    return SeatingOutcome(
+        tables=tables,
+        method=method,
+        repeats=found.repeats,
+        spread=found.mean_spread,
+        seat_cost=found.seat_cost,
+        lower_bound=bound,
+    )
+
+
+def _groups(
+    request: SeatingRequest,
+    problem: Problem,
+    sizes: list[int],
+    rng: random.Random,
+    max_evals: int,
+) -> list[list[int]]:
+    """The optimiser's tables by index, under the request's repeat rule; with
+    ``top_table`` in the last round, the leaders' table first and the others seated
+    among themselves."""
+    if request.top_table and request.rounds_left == 1 and len(sizes) > 1:
+        head = list(range(sizes[0]))
+        rest = list(range(sizes[0], problem.n))
+        sub = Problem(
+            points=[problem.points[i] for i in rest],
+            seats=[problem.seats[i] for i in rest],
+            adj=[
+                {j - sizes[0]: t for j, t in problem.adj[i].items() if j >= sizes[0]} for i in rest
+            ],
         )
-    groups = optimise_groups(
+        inner = _groups_by_rule(request, sub, sizes[1:], rng, max_evals)
+        return [head, *[[rest[i] for i in t] for t in inner]]
+    return _groups_by_rule(request, problem, sizes, rng, max_evals)
+
+
+def _groups_by_rule(
+    request: SeatingRequest,
+    problem: Problem,
+    sizes: list[int],
+    rng: random.Random,
+    max_evals: int,
+) -> list[list[int]]:
+    if request.repeats == "strict":
+        return strict_groups(
+            problem,
+            sizes,
+            rng,
+            max_evals=max_evals,
+            window=3,
+            rounds_left=request.rounds_left,
+        )
+    return optimise_groups(
         problem, sizes, rng, max_evals=max_evals, rounds_left=request.rounds_left
     )
-    return [[players[i].id for i in seat_order(t, problem.seats, rng)] for t in groups]
 
 
 def problem_of(players: Sequence[SeatingPlayer], met: Mapping[frozenset[PlayerId], int]) -> Problem:
@@ -268,11 +400,12 @@ def problem_of(players: Sequence[SeatingPlayer], met: Mapping[frozenset[PlayerId
     pairs with a player not listed (dropped) are ignored."""
     index = {p.id: i for i, p in enumerate(players)}
     adj: list[dict[int, int]] = [{} for _ in players]
+    get = index.get
     for pair, times in met.items():
         if times <= 0:
             continue
-        a, b = tuple(pair)
-        i, j = index.get(a), index.get(b)
+        a, b = pair  # a frozenset of two
+        i, j = get(a), get(b)
         if i is None or j is None:
             continue
         adj[i][j] = times
@@ -293,5 +426,14 @@ def greedy_baseline(request: SeatingRequest) -> list[list[PlayerId]]:
 
 
 def seat_round_json(data: Any, *, method: str = "auto") -> dict[str, Any]:
-    """:func:`seat_round` from and to JSON-shaped data: ``{"tables": [[id, ...], ...]}``."""
-    return {"tables": seat_round(SeatingRequest.from_json(data), method=method)}
+    """:func:`seat_round_explained` from and to JSON-shaped data: ``{"tables": [[id,
+    ...], ...], "method", "repeats", "spread", "seat_cost", "lower_bound"}``."""
+    outcome = seat_round_explained(SeatingRequest.from_json(data), method=method)
+    return {
+        "tables": outcome.tables,
+        "method": outcome.method,
+        "repeats": outcome.repeats,
+        "spread": outcome.spread,
+        "seat_cost": outcome.seat_cost,
+        "lower_bound": outcome.lower_bound,
+    }

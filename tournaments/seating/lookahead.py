@@ -73,8 +73,15 @@ class _Candidates:
     """The ``keep`` best seatings by (weighted repeats, spread sum) within ``budget``."""
 
     def __init__(
-        self, problem: Problem, sizes: Sequence[int], budget: float, keep: int, slack: int
+        self,
+        problem: Problem,
+        sizes: Sequence[int],
+        budget: float,
+        keep: int,
+        slack: int,
+        max_nodes: int = MAX_NODES,
     ) -> None:
+        self.max_nodes = max_nodes
         self.n = problem.n
         self.pts = problem.points
         self.adj = problem.adj
@@ -119,7 +126,7 @@ class _Candidates:
                 self.add(w, s, groups)
             return
         self.nodes += 1
-        if self.nodes > MAX_NODES:
+        if self.nodes > self.max_nodes:
             raise _OutOfNodes
         head = (left & -left).bit_length() - 1
         above = left & ~((1 << (head + 1)) - 1)

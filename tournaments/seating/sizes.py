@@ -72,9 +72,9 @@ def table_plan(n: int, table_sizes: Sequence[int]) -> list[int]:
         raise SeatingError(
             "too_few_players", f"{n} players cannot fill a table of {min(table_sizes)} or more"
         )
-    rest = _rest_plans(n, preferred, others)
+    rest = _RestPlans(preferred, others)
     for count in range(n // preferred, -1, -1):
-        plan = rest[n - count * preferred]
+        plan = rest.get(n - count * preferred)
         if plan is not None:
             return [preferred] * count + sorted(plan, reverse=True)
     raise SeatingError(
@@ -82,25 +82,38 @@ def table_plan(n: int, table_sizes: Sequence[int]) -> list[int]:
     )
 
 
-def _rest_plans(n: int, preferred: int, others: list[int]) -> list[list[int] | None]:
-    """For every ``r <= n``: the best multiset of ``others`` adding up to ``r`` (least
-    total distance to ``preferred``, then fewest tables, then the earliest-listed sizes),
-    or ``None``. A small dynamic programme: ``n * len(others)`` steps."""
-    best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (n + 1)
-    plans: list[list[int] | None] = [None] * (n + 1)
-    best[0] = (0, 0, ())
-    plans[0] = []
-    for r in range(1, n + 1):
-        for rank, size in enumerate(others):
-            prev = best[r - size] if size <= r else None
-            if prev is None:
-                continue
-            ranks = tuple(sorted((*prev[2], rank)))
-            key = (prev[0] + abs(size - preferred), prev[1] + 1, ranks)
-            if best[r] is None or key < best[r]:
-                best[r] = key
-                plans[r] = [*plans[r - size], size]  # type: ignore[misc]
-    return plans
+class _RestPlans:
+    """For each ``r``: the best multiset of ``others`` adding up to ``r`` (least total
+    distance to ``preferred``, then fewest tables, then the earliest-listed sizes), or
+    ``None``. A dynamic programme over ``r``, extended only as far as asked: the plan
+    needs the rest after the most preferred tables, which is small (below a few times
+    the largest size) whenever the count can be seated, so a 20,000-player round no
+    longer pays for a plan of every count up to 20,000."""
+
+    def __init__(self, preferred: int, others: list[int]) -> None:
+        self.preferred = preferred
+        self.others = others
+        self.best: list[tuple[int, int, tuple[int, ...]] | None] = [(0, 0, ())]
+        self.plans: list[list[int] | None] = [[]]
+
+    def get(self, r: int) -> list[int] | None:
+        best, plans = self.best, self.plans
+        while len(best) <= r:
+            m = len(best)
+            found: tuple[int, int, tuple[int, ...]] | None = None
+            plan: list[int] | None = None
+            for rank, size in enumerate(self.others):
+                prev = best[m - size] if size <= m else None
+                if prev is None:
+                    continue
+                ranks = tuple(sorted((*prev[2], rank)))
+                key = (prev[0] + abs(size - self.preferred), prev[1] + 1, ranks)
+                if found is None or key < found:
+                    found = key
+                    plan = [*plans[m - size], size]  # type: ignore[misc]
+            best.append(found)
+            plans.append(plan)
+        return plans[r]
 
 
 def _seats(n: int, sizes: Sequence[int]) -> bool:

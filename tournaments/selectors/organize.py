@@ -32,6 +32,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors.audit_text import audit_names, audit_sentence
+from tournaments.selectors.seating import seating_sentence
 
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
@@ -112,6 +113,8 @@ class RoundPanel:
     done: int
     total: int
     untouched: bool  # no table has an event or a result: it may be seated again
+    #: How the round was seated, in words (:func:`.seating.seating_sentence`).
+    seating: str = ""
 
 
 @dataclass(frozen=True)
@@ -218,6 +221,7 @@ def organize_round_panel(*, round: Round) -> RoundPanel:
         done=done,
         total=len(tables),
         untouched=untouched,
+        seating=seating_sentence(round.seating),
     )
 
 

@@ -25,6 +25,7 @@ from tournaments.models import (
     League,
     Player,
     Registration,
+    RepeatAvoidance,
     ReportAgreement,
     Role,
     Seeding,
@@ -265,6 +266,16 @@ def _check_uneven(uneven: Any, bye_points: Any) -> None:
         )
 
 
+def _check_repeats(repeat_avoidance: Any, top_table_final: Any) -> None:
+    if repeat_avoidance not in RepeatAvoidance.values:
+        raise InvalidConfiguration(
+            _("Unknown choice for repeat meetings %(value)r: use %(choices)s.")
+            % {"value": repeat_avoidance, "choices": ", ".join(RepeatAvoidance.values)}
+        )
+    if not isinstance(top_table_final, bool):
+        raise InvalidConfiguration(_("Leaders together in the last round is true or false."))
+
+
 def _check_late_entry(until: Any, points: Any) -> None:
     if until is not None and (not _is_int(until) or not 1 <= until <= 100):
         raise InvalidConfiguration(
@@ -314,6 +325,8 @@ def tournament_create(
     bye_points: float | None = None,
     late_entry_until: int | None = None,
     late_entry_points: str = LateEntryPoints.LAST,
+    repeat_avoidance: str = RepeatAvoidance.STRICT,
+    top_table_final: bool = False,
     table_size: int | None = None,
     rounds_count: int | None = None,
     user: Any,
@@ -325,7 +338,9 @@ def tournament_create(
     Swiss with ``seeding="random"``), ``table_sizes`` (preferred first; default: 4, then
     every other size the game allows, nearest first), ``rounds`` (Swiss rounds), ``cut``,
     ``advance``, ``round_minutes``, ``auto_progress``, ``seeding``, ``report_agreement``
-    (who must agree on a players' report: ``all`` or ``two``). The former names
+    (who must agree on a players' report: ``all`` or ``two``), ``repeat_avoidance``
+    (``strict``, ``balanced``, ``off``: :mod:`tournaments.seating`) and
+    ``top_table_final`` (the leaders together in the last round). The former names
     ``table_size`` (= ``table_sizes`` around that size) and ``rounds_count`` are accepted.
     """
     ensure_can_manage_league(user=user, league=league)
@@ -333,6 +348,7 @@ def tournament_create(
     _check_max_players(max_players, kind=league.kind)
     _check_uneven(uneven_players, bye_points)
     _check_late_entry(late_entry_until, late_entry_points)
+    _check_repeats(repeat_avoidance, top_table_final)
     lo, hi = table_size_limits(kind=league.kind)
     if table_sizes is None:
         preferred = 4 if table_size is None else table_size
@@ -391,6 +407,8 @@ def tournament_create(
             bye_points=bye_points,
             late_entry_until=late_entry_until,
             late_entry_points=late_entry_points,
+            repeat_avoidance=repeat_avoidance,
+            top_table_final=top_table_final,
         )
         if user_is_signed_in(user=user):
             TournamentRole.objects.create(tournament=tournament, user=user, role=Role.ORGANIZER)
@@ -423,6 +441,8 @@ _UPDATABLE = {
     "late_entry_until",
     "late_entry_points",
     "check_in_open",
+    "repeat_avoidance",
+    "top_table_final",
 }
 #: Settings that decide how players are seated: fixed once round 1 is seated.
 _SEATING = {"table_sizes", "table_size", "format", "seeding"}
@@ -496,6 +516,10 @@ def tournament_update(*, tournament: Tournament, user: Any, **fields: Any) -> To
     _check_late_entry(
         fields.get("late_entry_until", tournament.late_entry_until),
         fields.get("late_entry_points", tournament.late_entry_points),
+    )
+    _check_repeats(
+        fields.get("repeat_avoidance", tournament.repeat_avoidance),
+        fields.get("top_table_final", tournament.top_table_final),
     )
     if "status" in fields and fields["status"] not in TournamentStatus.values:
         raise InvalidConfiguration(_("Unknown status %(status)r.") % {"status": fields["status"]})

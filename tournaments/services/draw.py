@@ -315,12 +315,18 @@ def seat_tables(
             seed=f"{tournament.pk}:{rnd.number}:{seed}",
             shuffle=shuffle,
             rounds_left=rounds_left(tournament, rnd, len(players)),
+            # Swiss rounds follow the tournament's rule; an elimination keeps issue 9's.
+            repeats=tournament.repeat_avoidance if rnd.stage == Stage.SWISS else "balanced",
+            top_table=tournament.top_table_final and rnd.stage == Stage.SWISS,
         )
-        tables = seating.seat_round(request)
+        outcome = seating.seat_round_explained(request)
     except seating.SeatingError as exc:
         raise InvalidState(
             cannot_seat_message(tournament, len(players), sizes or [tournament.table_size])
         ) from exc
+    tables = outcome.tables
+    rnd.seating = seating_record(request, outcome, handle_of={p.pk: p.handle for p in order})
+    rnd.save(update_fields=["seating"])
     groups = [[by_id[pk] for pk in table] for table in tables]
     games = recording.games_create(
         kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
@@ -338,6 +344,28 @@ def seat_tables(
     if byes:
         _seat_byes(rnd, byes, first_number=len(made) + 1, user=user)
     return groups
+
+
+def seating_record(
+    request: seating.SeatingRequest, outcome: seating.SeatingOutcome, *, handle_of: dict
+) -> dict[str, Any]:
+    """What a round keeps of its seating (``Round.seating``): the method, seed and what
+    it achieved, and the request with handles for ids, which ``python -m
+    tournaments.seating`` seats again into the same tables (ids are labels only)."""
+    data = request.to_json()
+    data["players"] = [{**p, "id": handle_of[p["id"]]} for p in data["players"]]
+    data["met"] = sorted(
+        [*sorted((handle_of[a], handle_of[b])), times] for a, b, times in data["met"]
+    )
+    return {
+        "method": outcome.method,
+        "seed": request.seed,
+        "repeats": outcome.repeats,
+        "spread": round(outcome.spread, 4),
+        "seat_cost": outcome.seat_cost,
+        "lower_bound": outcome.lower_bound,
+        "request": data,
+    }
 
 
 def _seatable(count: int, sizes: list[int]) -> bool:
