@@ -220,3 +220,19 @@ def test_an_unknown_repeat_rule_is_refused():
     with pytest.raises(Exception) as exc:
         SeatingRequest.from_json({"table_sizes": [4], "players": ["a"], "repeats": "never"})
     assert getattr(exc.value, "code", None) == "bad_input"
+
+
+def test_seat_polish_swaps_equal_players_to_balance_seat_positions():
+    """Four players who all still miss the last seat share a table: three of them must
+    take a seat they have used already. Swapping equal-point players with the next table
+    (no spread, no repeat added) leaves only the two that no seating can avoid."""
+    from tournaments.seating.optimise import Problem, seat_polish, table_gaps
+
+    seats = [(1, 1, 1, 0)] * 4 + [(0, 1, 1, 1), (1, 0, 1, 1), (1, 1, 0, 1), (0, 1, 1, 1)]
+    problem = Problem(points=[2.0] * 8, seats=list(seats), adj=[{} for _ in range(8)])
+    before = [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert sum(table_gaps(t, problem.seats) for t in before) == 4
+    after = seat_polish(problem, before, max_evals=100)
+    assert sorted(x for t in after for x in t) == list(range(8))
+    assert [len(t) for t in after] == [4, 4]
+    assert sum(table_gaps(t, problem.seats) for t in after) == 2

@@ -101,6 +101,11 @@ from dataclasses import dataclass
 
 from .lookahead import LOOKAHEAD_MAX_PLAYERS, lookahead_groups
 
+#: Seat order: the price of a position a player has used more than their least-used one
+#: at the table (above any sum of plain counts at one table, so it comes first).
+_OVERUSE = 10_000
+#: Largest event whose tables are polished for seat positions (:func:`seat_polish`).
+SEAT_POLISH_MAX_PLAYERS = 2_000
 #: Default work budget: evaluated swaps per call (about 0.1 s at 1,000 players).
 #: Events larger than this start the search from the greedy when it repeats less.
 GREEDY_START_PLAYERS = 200
@@ -392,7 +397,7 @@ def optimise_groups(
         )
         if not _worse(problem, ahead, greedy):
             groups = ahead
-    return groups
+    return seat_polish(problem, groups, max_evals=4 * problem.n)
 
 
 def _search(problem, start, budget, rng, max_evals, window) -> list[list[int]]:
@@ -416,15 +421,24 @@ def _worse(problem: Problem, groups, baseline) -> bool:
 # -- seat order --------------------------------------------------------------------------------
 
 
-def seat_order(
-    table: Sequence[int], seats: Sequence[Sequence[int]], rng: random.Random
-) -> list[int]:
-    """``table``'s players in seat order: least total ``seats[p][position]`` (exact),
-    ties broken by a shuffle from ``rng`` (one shuffle per table)."""
-    order = list(table)
-    rng.shuffle(order)
+def _position_costs(order: Sequence[int], seats: Sequence[Sequence[int]]) -> list[list[int]]:
+    """Per player of ``order`` and position: :data:`_OVERUSE` if the player has sat
+    there more often than in their least-used position at this table (a gap of 2 would
+    open), plus the times they sat there."""
     k = len(order)
-    cost = [[(seats[p][pos] if pos < len(seats[p]) else 0) for pos in range(k)] for p in order]
+    rows = []
+    for p in order:
+        counts = [(seats[p][pos] if pos < len(seats[p]) else 0) for pos in range(k)]
+        least = min(counts)
+        rows.append([c + (_OVERUSE if c > least else 0) for c in counts])
+    return rows
+
+
+def _least_assignment(cost: list[list[int]]) -> tuple[list[int], int]:
+    """The exact least-cost assignment of rows (players) to positions, by a dynamic
+    programme over subsets (``2^k * k`` steps): (row of each position, cost); ties go
+    to the earliest row."""
+    k = len(cost)
     full = (1 << k) - 1
     # f[mask]: least cost of seating the players in mask at the last |mask| positions
     f = [0] * (full + 1)
@@ -437,12 +451,88 @@ def seat_order(
                 if best is None or c < best:
                     best = c
         f[mask] = best  # type: ignore[assignment]
-    seated = []
+    rows = []
     mask = full
     for pos in range(k):
         for i in range(k):
             if mask >> i & 1 and cost[i][pos] + f[mask ^ (1 << i)] == f[mask]:
-                seated.append(order[i])
+                rows.append(i)
                 mask ^= 1 << i
                 break
-    return seated
+    return rows, f[full]
+
+
+def table_gaps(table: Sequence[int], seats: Sequence[Sequence[int]]) -> int:
+    """The fewest players of ``table`` who must take a position they have used more
+    often than their least-used one (each such player's seats end 2 apart)."""
+    _rows, cost = _least_assignment(_position_costs(table, seats))
+    return cost // _OVERUSE
+
+
+def seat_order(
+    table: Sequence[int], seats: Sequence[Sequence[int]], rng: random.Random
+) -> list[int]:
+    """``table``'s players in seat order (exact): first the fewest players put in a
+    position they have used more often than their least-used one, then the least total
+    ``seats[p][position]``; ties broken by a shuffle from ``rng`` (one per table)."""
+    order = list(table)
+    rng.shuffle(order)
+    rows, _cost = _least_assignment(_position_costs(order, seats))
+    return [order[i] for i in rows]
+
+
+def seat_polish(
+    problem: Problem, groups: Sequence[Sequence[int]], *, max_evals: int
+) -> list[list[int]]:
+    """Swaps of two players with the same points between tables (the spread does not
+    change) that add no weighted repeat and leave fewer players who must take an
+    overused position (:func:`table_gaps`): seat positions stay balanced over an event
+    where the tables allow it. Bounded by ``max_evals`` evaluated swaps."""
+    tables = [list(t) for t in groups]
+    if problem.n > SEAT_POLISH_MAX_PLAYERS:
+        return tables
+    seats, pts, adj = problem.seats, problem.points, problem.adj
+    gaps = [table_gaps(t, seats) for t in tables]
+    where = {p: i for i, t in enumerate(tables) for p in t}
+    with_points: dict[float, set[int]] = {}
+    for i, t in enumerate(tables):
+        for p in t:
+            with_points.setdefault(pts[p], set()).add(i)
+    evals = 0
+    improved = True
+    while improved and evals < max_evals and any(gaps):
+        improved = False
+        for i in range(len(tables)):
+            if not gaps[i]:
+                continue
+            for a in list(tables[i]):
+                if where[a] != i:
+                    continue
+                for j in sorted(with_points[pts[a]] - {i}):
+                    done = False
+                    for b in [x for x in tables[j] if pts[x] == pts[a]]:
+                        evals += 1
+                        ti, tj = tables[i], tables[j]
+                        before = sum(adj[a].get(x, 0) for x in ti) + sum(
+                            adj[b].get(x, 0) for x in tj
+                        )
+                        after = sum(adj[a].get(x, 0) for x in tj if x != b) + sum(
+                            adj[b].get(x, 0) for x in ti if x != a
+                        )
+                        if after > before:
+                            continue
+                        ni = [b if x == a else x for x in ti]
+                        nj = [a if x == b else x for x in tj]
+                        gi, gj = table_gaps(ni, seats), table_gaps(nj, seats)
+                        if gi + gj < gaps[i] + gaps[j]:
+                            tables[i], tables[j], gaps[i], gaps[j] = ni, nj, gi, gj
+                            where[a], where[b] = j, i
+                            improved = done = True
+                            break
+                    if done or evals >= max_evals:
+                        break
+                if where[a] != i or evals >= max_evals:
+                    break
+            if evals >= max_evals:
+                break
+    return tables

@@ -261,19 +261,31 @@ def plan_groups(problem: Problem, sizes: Sequence[int], rounds_left: int) -> lis
     """Step 1: this round's repeat-free seating of least spread after which the other
     ``rounds_left - 1`` rounds can be repeat-free too (see the module); ``None`` when
     no repeat-free seating of this round was found."""
+    from .optimise import spread_sum, table_gaps
+
     zero = _RepeatFree(problem, sizes, PLAN_CANDIDATES, PLAN_CANDIDATE_NODES).run()
     fallback = None
+    chosen: tuple[float, int, list[list[int]]] | None = None  # (spread, seat gaps, tables)
     spent = 0
     for groups in zero:
-        if spent >= PLAN_TOTAL_NODES:
+        spread = spread_sum(problem, groups)
+        if spent >= PLAN_TOTAL_NODES or (chosen is not None and spread > chosen[0] + _EPS):
             break
         search = _Completion(problem.n, sizes, min(PLAN_NODES, PLAN_TOTAL_NODES - spent))
         verdict = search.run(_met_after(problem, groups), rounds_left - 1)
         spent += search.nodes
         if verdict:
-            return _in_plan_order(groups, sizes)
-        if verdict is None and fallback is None:
+            # Among the completable seatings of the least spread: the fewest players
+            # who must take a seat position they have used more than another.
+            gaps = sum(table_gaps(t, problem.seats) for t in groups)
+            if chosen is None or gaps < chosen[1]:
+                chosen = (spread, gaps, groups)
+            if gaps == 0:
+                break
+        elif verdict is None and fallback is None:
             fallback = groups
+    if chosen is not None:
+        return _in_plan_order(chosen[2], sizes)
     if fallback is not None:
         return _in_plan_order(fallback, sizes)
     return None
@@ -290,12 +302,21 @@ def strict_groups(
 ) -> list[list[int]]:
     """The tables (lists of indices, in table order) under ``strict`` repeat avoidance:
     see the module docstring."""
-    from .optimise import _search, greedy_groups, repeat_count, slice_groups, spread_sum
+    from .optimise import (
+        _search,
+        greedy_groups,
+        repeat_count,
+        seat_polish,
+        slice_groups,
+        spread_sum,
+    )
 
     greedy = greedy_groups(problem, sizes)
     if rounds_left is not None and problem.n <= PLAN_MAX_PLAYERS:
         planned = plan_groups(problem, sizes, rounds_left)
         if planned is not None:
+            if rounds_left <= 1:  # nothing ahead to keep repeat-free: seats may move
+                return seat_polish(problem, planned, max_evals=4 * problem.n)
             return planned
     budget = spread_sum(problem, greedy)
     sliced = slice_groups(problem.n, sizes)
@@ -320,7 +341,7 @@ def strict_groups(
         problem, groups
     ) > weighted_repeats_of(problem, greedy):
         groups = greedy
-    return groups
+    return seat_polish(problem, groups, max_evals=4 * problem.n)
 
 
 def repeat_lower_bound(problem: Problem, sizes: Sequence[int], found: int) -> int:
