@@ -34,8 +34,10 @@ renderer). The key holds the scheme, host, path, the sorted query and the active
 language (cookie or ``Accept-Language``, chosen by ``LocaleMiddleware``).
 
 A crowd reloading at once (every live page refetches right after a result) costs one
-render: the first request of a version takes a short lock (``cache.add``) and renders;
-the others wait for its entry, at most :data:`WAIT_SECONDS`, then render themselves.
+render, however slow it is under load: the first request of a version takes a short
+lock (``cache.add``) and renders; the others wait for its entry (or a later version's),
+and if the lock goes without one, the next of them renders in its place; only past
+:data:`WAIT_SECONDS` does a request render the page itself.
 
 What is stored: a ``200`` answer whose rendering set no cookie, used no CSRF token
 (``get_token``), did not touch the session's contents and left no message; headers
@@ -76,8 +78,9 @@ MAX_QUERY = 200
 RETRY_SECONDS = 5.0
 #: Seconds a render lock lives at most (a request that died holding it).
 LOCK_SECONDS = 10
-#: Seconds a request waits for another's render of the same page before rendering it.
-WAIT_SECONDS = 2.0
+#: Seconds a request waits at most for another's render of the same page (however slow
+#: that render is under load) before rendering it itself.
+WAIT_SECONDS = 10.0
 #: Response header that marks an answer served from the page cache.
 HIT_HEADER = "X-Page-Cache"
 
@@ -300,33 +303,39 @@ class PageCacheMiddleware:
 
     @staticmethod
     def _render_once(request: HttpRequest, key: str, version: int) -> tuple | None:
-        """A miss: the entry of ``version`` another request is rendering right now (the
-        live pages of a crowd all reload at once after a result), or ``None`` when this
-        request is to render it. The first request of a version takes a short lock;
-        the others wait for its entry (at most :data:`WAIT_SECONDS`, then they render
-        themselves), so a crowd costs one render, not one each."""
+        """A miss: the entry another request is rendering right now (the live pages of
+        a crowd all reload at once after a result), or ``None`` when this request is to
+        render it. One render per change whatever the crowd: the first request of a
+        version takes a short lock and renders; the others wait for an entry of that
+        version or a later one (never a page older than the change they saw), however
+        slow the render, and when the lock goes without an entry (the render failed or
+        could not be stored) the next of them takes the lock in its place. Nobody waits
+        more than :data:`WAIT_SECONDS` (a render lock lives :data:`LOCK_SECONDS` at
+        most); past that, a request renders the page itself."""
         lock = f"{key}:render:{version}"
-        if cache.add(lock, 1, LOCK_SECONDS):
-            request._page_cache_lock = lock  # type: ignore[attr-defined]
-            # Another request may have rendered and stored it since this one looked.
-            entry = cache.get(key)
-            if entry is not None and entry[0] == version:
-                return entry
-            request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
-            return None
         deadline = time.monotonic() + WAIT_SECONDS
         pause = 0.005
-        while time.monotonic() < deadline:
-            time.sleep(pause)
-            pause = min(pause * 2, 0.05)
-            if cache.get(lock) is None:  # rendered (or given up): the entry, if any
-                break
-        found = cache.get_many([VERSION_KEY, key])
-        entry = found.get(key)
-        if entry is not None and entry[0] == found.get(VERSION_KEY):
-            return entry
-        request._page_cache_miss = (key, found.get(VERSION_KEY) or version)  # type: ignore[attr-defined]
-        return None
+        while True:
+            if cache.add(lock, 1, LOCK_SECONDS):
+                request._page_cache_lock = lock  # type: ignore[attr-defined]
+                # Another request may have rendered and stored it since this one looked.
+                entry = cache.get(key)
+                if entry is not None and entry[0] >= version:
+                    return entry
+                request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
+                return None
+            while True:
+                if time.monotonic() >= deadline:
+                    request._page_cache_miss = (key, version)  # type: ignore[attr-defined]
+                    return None
+                time.sleep(pause)
+                pause = min(pause * 2, 0.05)
+                found = cache.get_many([key, lock])
+                entry = found.get(key)
+                if entry is not None and entry[0] >= version:
+                    return entry
+                if lock not in found:
+                    break  # rendered without an entry, or given up: take the lock
 
 
 __all__ = [

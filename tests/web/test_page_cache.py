@@ -327,3 +327,85 @@ def test_a_crowd_reloading_at_once_costs_one_render(requires_postgres):
     rendered = [queries for _, hit, queries in answers if not hit]
     assert len(rendered) == 1 and rendered[0] > 0, answers
     assert all(queries == 0 for _, hit, queries in answers if hit)
+
+
+class _Clock:
+    """Stands in for the page cache's clock: each pause of a waiting request moves time
+    on by one second (nothing sleeps) and runs what is scripted for that pause."""
+
+    def __init__(self, actions: dict) -> None:
+        self.now = 1000.0
+        self.pauses = 0
+        self.actions = actions
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, _seconds: float) -> None:
+        self.pauses += 1
+        self.now += 1.0
+        action = self.actions.get(self.pauses)
+        if action is not None:
+            action()
+
+
+def _waiter(monkeypatch, actions):
+    """A request that finds another rendering its page, with ``actions`` (pause number
+    -> function of (cache, key, lock)) played while it waits."""
+    from django.core.cache import cache
+    from django.test import RequestFactory
+
+    key, version = "tock:page:test-crowd", page_version()
+    lock = f"{key}:render:{version}"
+    cache.delete_many([key, lock])
+    assert cache.add(lock, 1, 30)  # another request is rendering this version
+    clock = _Clock({n: (lambda f=f: f(cache, key, lock)) for n, f in actions.items()})
+    monkeypatch.setattr(page_cache.time, "sleep", clock.sleep)
+    monkeypatch.setattr(page_cache.time, "monotonic", clock.monotonic)
+    request = RequestFactory().get("/")
+    entry = page_cache.PageCacheMiddleware._render_once(request, key, version)
+    cache.delete_many([key, lock])
+    return request, entry, version, clock
+
+
+def test_a_waiter_takes_the_render_it_waited_for_however_long_it_took(db, monkeypatch):
+    """The render takes 5 seconds (past the 2 seconds after which waiters used to render
+    the page themselves): the waiter takes its entry and renders nothing."""
+    stored = {}
+
+    def render_done(cache, key, lock):
+        stored["entry"] = (page_version(), b"<p>page</p>", "utf-8", [])
+        cache.set(key, stored["entry"], 60)
+        cache.delete(lock)
+
+    request, entry, _version, clock = _waiter(monkeypatch, {5: render_done})
+    assert entry == stored["entry"] and clock.pauses == 5
+    assert not hasattr(request, "_page_cache_miss")  # this request renders nothing
+
+
+def test_a_render_that_stored_nothing_hands_the_lock_to_one_waiter(db, monkeypatch):
+    def render_failed(cache, key, lock):
+        cache.delete(lock)  # the renderer's answer could not be stored
+
+    request, entry, version, _clock = _waiter(monkeypatch, {1: render_failed})
+    assert entry is None
+    assert request._page_cache_lock.endswith(f":render:{version}")  # it renders, alone
+    assert request._page_cache_miss[1] == version
+
+
+def test_a_later_versions_entry_is_taken_never_an_older_one(db, monkeypatch):
+    def older(cache, key, lock):
+        cache.set(key, (page_version() - 1, b"old", "utf-8", []), 60)
+
+    def newer(cache, key, lock):
+        cache.set(key, (page_version() + 1, b"new", "utf-8", []), 60)
+
+    _request, entry, version, clock = _waiter(monkeypatch, {1: older, 2: newer})
+    assert entry == (version + 1, b"new", "utf-8", []) and clock.pauses == 2
+
+
+def test_a_waiter_renders_itself_only_past_the_bound(db, monkeypatch):
+    request, entry, version, clock = _waiter(monkeypatch, {})
+    assert entry is None and request._page_cache_miss == ("tock:page:test-crowd", version)
+    assert clock.pauses == int(page_cache.WAIT_SECONDS)
+    assert not hasattr(request, "_page_cache_lock")  # the renderer still holds it
