@@ -31,7 +31,9 @@ the home page and the API standings of the demo's running tournament.
 
 Database: by default a throw-away SQLite file (the embedded mode); with
 ``DATABASE_URL`` set to PostgreSQL, a private database created next to the one it
-names (``tock_bench_<pid>``) and dropped at the end; the peak number of each
+names (``tock_bench_<pid>``) and dropped at the end, or the one ``BENCH_DATABASE``
+names (on a machine that forbids creating databases: emptied first, kept); the
+servers listen on free ports, or on the ports ``BENCH_PORTS`` lists; the peak number of each
 setup's connections to it (by ``application_name``) is printed: at most processes x
 ``DB_POOL_MAX_SIZE``. Servers run with DEBUG off and without Redis, so with the
 page cache off (the measure is the serving path, not the cache).
@@ -67,7 +69,17 @@ HOST = "127.0.0.1"  # the only address this benchmark ever talks to
 STARTUP_SECONDS = 60.0
 
 
+#: ``BENCH_PORTS`` (e.g. ``18001,18002,18003``): the ports the servers listen on, in
+#: order, where a shared machine allows only some; unset: any free port.
+_PORTS = [int(p) for p in os.environ.get("BENCH_PORTS", "").replace(" ", "").split(",") if p]
+
+
 def free_port() -> int:
+    """The next port of ``BENCH_PORTS``, else one the system says is free."""
+    if os.environ.get("BENCH_PORTS"):
+        if not _PORTS:
+            raise SystemExit("BENCH_PORTS has too few ports for the setups of this run")
+        return _PORTS.pop(0)
     with socket.socket() as sock:
         sock.bind((HOST, 0))
         return sock.getsockname()[1]
@@ -109,9 +121,17 @@ def private_database(workdir: Path) -> Iterator[str]:
         return
     import psycopg
 
-    name = f"tock_bench_{os.getpid()}"
+    given = os.environ.get("BENCH_DATABASE", "")
+    name = given or f"tock_bench_{os.getpid()}"
     parts = urlsplit(base)
     url = urlunsplit(parts._replace(path=f"/{name}"))
+    if given:
+        # A database the machine's owner made for the benchmark: emptied, kept.
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
+            conn.execute("CREATE SCHEMA public")
+        yield url
+        return
     admin = urlunsplit(parts._replace(path="/postgres", query=""))
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}"')

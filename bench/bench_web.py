@@ -25,8 +25,10 @@ p99, bytes and errors for:
 * the peak number of PostgreSQL connections of each setup.
 
 PostgreSQL: ``DATABASE_URL`` must name one (a private ``tock_bench_<pid>`` database is
-created beside it and dropped); without it the run uses SQLite and says so (SQLite
-serialises writers: the append figures then say little). Bounded: about 2 minutes.
+created beside it and dropped, or ``BENCH_DATABASE`` names one to use: emptied first,
+kept); without it the run uses SQLite and says so (SQLite serialises writers: the
+append figures then say little). Ports: free ones, or those ``BENCH_PORTS`` lists
+(``18001,18002,...``, one per server setup). Bounded: about 2 minutes.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/tock python bench/bench_web.py [--seconds 3]
 """
