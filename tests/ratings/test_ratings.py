@@ -124,3 +124,45 @@ def test_provisional_and_leaderboard(players):
     board = list(selectors.rating_leaderboard(kind="tock"))
     assert [r.player.handle for r in board] == ["ann", "bob"]
     assert Game.objects.filter(finished_at__lt=dt.datetime.now(dt.UTC)).count() == 10
+
+
+def test_a_bulk_recompute_rebuilds_the_indexes_and_gives_the_same_numbers(
+    requires_postgres, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The explicit recompute of a large kind drops the rating changes' indexes and
+    unique constraint, copies, and builds them again (PostgreSQL): same numbers as the
+    incremental path, and the same indexes and constraint afterwards, still enforced."""
+    from django.db import IntegrityError, connection, transaction
+
+    import ratings.services as rating_services
+
+    def schema():
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s ORDER BY 1",
+                [RatingChange._meta.db_table],
+            )
+            return cursor.fetchall()
+
+    rng = random.Random(7)
+    handles = [PlayerFactory(handle=f"b{i}").handle for i in range(8)]
+    for _ in range(25):
+        seated = rng.sample(handles, rng.choice([2, 3, 4]))
+        with django_capture_on_commit_callbacks(execute=True):
+            services.friendly_game_create(kind="uno", placements=_places(seated, rng), user=SYSTEM)
+    incremental, before = _snapshot(), schema()
+    monkeypatch.setattr(rating_services, "INDEX_REBUILD_ROWS", 0)  # every recompute is bulk
+    assert ratings_recompute(kind="uno") == {"uno": 25}
+    assert _snapshot() == incremental
+    assert schema() == before
+    change = RatingChange.objects.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RatingChange.objects.create(
+            player_id=change.player_id,
+            game_id=change.game_id,
+            kind="uno",
+            before=1500,
+            after=1500,
+            game_finished_at=change.game_finished_at,
+            result_version=1,
+        )
