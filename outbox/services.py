@@ -29,7 +29,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from outbox.handlers import handler_for
+from outbox.handlers import BATCH_LIMIT, batch_handler_for, handler_for, queue_for
 from outbox.models import OutboxMessage
 
 logger = logging.getLogger(__name__)
@@ -52,20 +52,24 @@ def outbox_record(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
     """
     handler_for(topic)
     message = OutboxMessage.objects.create(topic=topic, payload=payload)
-    transaction.on_commit(lambda: outbox_publish(message_id=message.pk))
+    transaction.on_commit(lambda: outbox_publish(message_id=message.pk, topic=topic))
     return message
 
 
-def outbox_publish(*, message_id: int) -> None:
-    """Send a message to the delivery task (after commit). Never raises. The task is
-    found by its name (:data:`DELIVER_TASK`, registered by :mod:`outbox.tasks`, which
-    imports this module), so that the two modules do not import each other."""
+def outbox_publish(*, message_id: int, topic: str | None = None) -> None:
+    """Send a message to the delivery task (after commit), on its topic's queue
+    (:func:`outbox.handlers.queue_for`). Never raises. The task is found by its name
+    (:data:`DELIVER_TASK`, registered by :mod:`outbox.tasks`, which imports this
+    module), so that the two modules do not import each other."""
     try:
         deliver = current_app.tasks[DELIVER_TASK]
+        if topic is None:
+            topic = OutboxMessage.objects.filter(pk=message_id).values_list("topic", flat=True)
+            topic = topic.first() or ""
         OutboxMessage.objects.filter(pk=message_id).update(published_at=timezone.now())
         # No publish retries: with the broker down the request goes on at once, and the
         # sweep publishes the message again later.
-        deliver.apply_async((message_id,), retry=False)
+        deliver.apply_async((message_id,), retry=False, queue=queue_for(topic))
     except Exception:  # the change is committed; the sweep publishes the message again
         logger.exception("could not publish outbox message %s", message_id)
 
@@ -79,11 +83,25 @@ def outbox_deliver(*, message_id: int) -> str:
             message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
             if message is None or message.done_at is not None:
                 return "skipped"
-            handler_for(message.topic)(**message.payload)
-            message.attempts += 1
-            message.done_at = timezone.now()
-            message.last_error = ""
-            message.save(update_fields=["attempts", "done_at", "last_error"])
+            batch = batch_handler_for(message.topic)
+            if batch is None:
+                handler_for(message.topic)(**message.payload)
+                taken = [message.pk]
+            else:
+                # The topic's other pending messages that no other delivery holds.
+                others = list(
+                    OutboxMessage.objects.select_for_update(skip_locked=True)
+                    .filter(topic=message.topic, done_at__isnull=True)
+                    .exclude(pk=message.pk)
+                    .order_by("id")
+                    .values_list("pk", "payload")[: BATCH_LIMIT - 1]
+                )
+                held = sorted([(message.pk, message.payload), *others])  # oldest first
+                batch(payloads=[payload for _pk, payload in held])
+                taken = [pk for pk, _payload in held]
+            OutboxMessage.objects.filter(pk__in=taken).update(
+                attempts=F("attempts") + 1, done_at=timezone.now(), last_error=""
+            )
     except Exception as exc:
         OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True).update(
             attempts=F("attempts") + 1, last_error=repr(exc)[:2000]

@@ -13,5 +13,10 @@ class RatingsConfig(AppConfig):
         from outbox.handlers import register
         from ratings.services import RATE_GAME
 
-        # Recorded by the recording choke point whenever a game's result changes.
-        register(RATE_GAME, "ratings.services.ratings_update_for_game")
+        # Recorded by the recording choke point whenever a game's result changes; a
+        # delivery rates every pending game it can take, under one lock per kind.
+        register(
+            RATE_GAME,
+            "ratings.services.ratings_update_for_game",
+            batch="ratings.services.ratings_update_for_games",
+        )

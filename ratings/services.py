@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q, TextField
+from django.db.models import F, Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -51,6 +51,7 @@ __all__ = [
     "rated_games",
     "ratings_recompute",
     "ratings_update_for_game",
+    "ratings_update_for_games",
 ]
 
 
@@ -305,6 +306,33 @@ def ratings_update_for_game(*, game_id: int) -> str:
                 rating.save(update_fields=["value", "games", "updated_at"])
         change_recorded(RatingsChanged(kind=kind))
     return "incremental"
+
+
+def ratings_update_for_games(*, payloads: list[dict[str, Any]]) -> dict[str, int]:
+    """The outbox's batched delivery of :data:`RATE_GAME` (``payloads``: ``{"game_id"}``
+    each): every game, kind by kind under one lock of its pool, in rating order (finish
+    time, then id), through :func:`ratings_update_for_game` (so the numbers are the
+    ones a recompute gives). Returns how many games of each outcome."""
+    ids = sorted({int(p["game_id"]) for p in payloads})
+    games = (
+        Game.objects.filter(pk__in=ids)
+        .order_by("kind", F("finished_at").asc(nulls_last=True), "id")
+        .values_list("pk", "kind")
+    )
+    by_kind: dict[str, list[int]] = {}
+    for pk, kind in games:
+        by_kind.setdefault(kind, []).append(pk)
+    outcomes: dict[str, int] = {}
+    for kind, pks in by_kind.items():
+        with transaction.atomic():
+            _lock_pool(kind)  # held for the whole kind: the per-game calls lock again
+            for pk in pks:
+                outcome = ratings_update_for_game(game_id=pk)
+                outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    skipped = len(ids) - sum(outcomes.values())  # games gone since
+    if skipped:
+        outcomes["skipped"] = outcomes.get("skipped", 0) + skipped
+    return outcomes
 
 
 def _recompute_locked(kind: str, *, bulk: bool = False) -> int:

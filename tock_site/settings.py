@@ -19,6 +19,7 @@ from pathlib import Path
 
 import environ
 from django.utils.translation import gettext_lazy as _
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -185,7 +186,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # A task taken by a worker that dies is delivered again after this many seconds
     # (with acks_late); tasks here take seconds, so five minutes is ample.
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+    # Queues are polled in the order CELERY_TASK_QUEUES lists them (not in turn).
+    "queue_order_strategy": "priority",
 }
+# Every worker consumes both queues, "urgent" first: a round's progression is taken
+# before queued rating updates (outbox.handlers: URGENT_QUEUE, DEFAULT_QUEUE).
+CELERY_TASK_QUEUES = (Queue("urgent"), Queue("celery"))
+CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -9,15 +9,20 @@ class TournamentsConfig(AppConfig):
     verbose_name = _("Tournaments")
 
     def ready(self) -> None:
-        from outbox.handlers import register
+        from outbox.handlers import URGENT_QUEUE, register
         from tournaments import effects
         from tournaments.services.progression import ROUND_PROGRESS
 
         # One module decides what follows every recorded change (caches, outbox, live).
         effects.install()
 
-        # Recorded when a result completes a round (tournaments.effects).
-        register(ROUND_PROGRESS, "tournaments.services.progression.round_progress_from_outbox")
+        # Recorded when a result completes a round (tournaments.effects): a room of
+        # players waits for the next round, so it goes before other background work.
+        register(
+            ROUND_PROGRESS,
+            "tournaments.services.progression.round_progress_from_outbox",
+            queue=URGENT_QUEUE,
+        )
 
         # Ratings ask which league's settings (K, rate_unverified) a game rates with.
         from ratings.pools import register_pool_resolver

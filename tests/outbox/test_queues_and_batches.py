@@ -1,0 +1,108 @@
+"""Issue 26: a round's progression goes to the queue workers take first, and rating
+updates are delivered in batches (one delivery takes every pending message of the
+topic it can, under one lock per game kind), with the numbers a recompute gives."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+import pytest
+from django.conf import settings
+
+from outbox import handlers, services
+from outbox.models import OutboxMessage
+from ratings.models import Rating, RatingChange
+from ratings.services import RATE_GAME, ratings_recompute
+from tests.tournaments.factories import PlayerFactory
+from tournaments import services as tournament_services
+from tournaments.permissions import SYSTEM
+from tournaments.services.progression import ROUND_PROGRESS
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot():
+    return (
+        sorted(RatingChange.objects.values_list("player_id", "game_id", "before", "after")),
+        sorted(Rating.objects.values_list("player_id", "kind", "value", "games")),
+    )
+
+
+def test_progression_goes_to_the_urgent_queue_which_workers_poll_first(monkeypatch):
+    assert handlers.queue_for(ROUND_PROGRESS) == handlers.URGENT_QUEUE
+    assert handlers.queue_for(RATE_GAME) == handlers.DEFAULT_QUEUE
+    names = [q.name for q in settings.CELERY_TASK_QUEUES]
+    assert names == [handlers.URGENT_QUEUE, handlers.DEFAULT_QUEUE]
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["queue_order_strategy"] == "priority"
+    sent = []
+    from celery import current_app
+
+    task = current_app.tasks[services.DELIVER_TASK]
+    monkeypatch.setattr(task, "apply_async", lambda args, **kw: sent.append((args, kw)))
+    message = OutboxMessage.objects.create(topic=ROUND_PROGRESS, payload={"round_id": 1})
+    services.outbox_publish(message_id=message.pk)  # the sweep's way: topic looked up
+    assert sent == [((message.pk,), {"retry": False, "queue": "urgent"})]
+
+
+def test_one_delivery_rates_every_pending_game_as_a_recompute_would():
+    rng = random.Random(3)
+    handles = [PlayerFactory(handle=f"q{i}").handle for i in range(6)]
+    # Results recorded without their deliveries running (as when the workers lag).
+    for _ in range(12):
+        seated = rng.sample(handles, rng.choice([2, 3, 4]))
+        places = {h: i + 1 for i, h in enumerate(seated)}
+        tournament_services.friendly_game_create(kind="tock", placements=places, user=SYSTEM)
+    pending = list(
+        OutboxMessage.objects.filter(topic=RATE_GAME, done_at__isnull=True).order_by("id")
+    )
+    assert len(pending) == 12 and not RatingChange.objects.exists()
+    # The newest message's delivery takes all twelve.
+    assert services.outbox_deliver(message_id=pending[-1].pk) == "done"
+    assert not OutboxMessage.objects.filter(topic=RATE_GAME, done_at__isnull=True).exists()
+    assert services.outbox_deliver(message_id=pending[0].pk) == "skipped"
+    batched = _snapshot()
+    assert len(batched[0]) > 12
+    assert ratings_recompute(kind="tock") == {"tock": 12}
+    assert _snapshot() == batched
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
+    """Five tasks wait on the ordinary queue and one on the urgent queue before a worker
+    (one process) starts: it runs the urgent one first."""
+    import redis
+    from celery.contrib.testing.worker import start_worker
+    from kombu import Queue
+
+    from tock_site.celery import app
+
+    run = uuid.uuid4().hex[:8]
+    urgent, ordinary, log = f"urgent-{run}", f"celery-{run}", f"tock-test-order-{run}"
+    client = redis.Redis.from_url(redis_url)
+
+    @app.task(name=f"tests.record_order_{run}", ignore_result=True)
+    def record(label: str) -> None:
+        client.rpush(log, label)
+
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_queues")}
+    app.conf.update(
+        broker_url=redis_url,
+        task_always_eager=False,
+        task_queues=(Queue(urgent), Queue(ordinary)),
+    )
+    try:
+        for i in range(5):
+            record.apply_async((f"backlog-{i}",), queue=ordinary)
+        record.apply_async(("progression",), queue=urgent)
+        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+            for _ in range(600):  # at most a minute for the worker to empty both queues
+                if client.llen(log) == 6:
+                    break
+                client.blpop([f"{log}-idle"], timeout=0.1)  # wait a little, on Redis
+        order = [x.decode() for x in client.lrange(log, 0, -1)]
+        assert order[0] == "progression" and len(order) == 6, order
+    finally:
+        app.conf.update(saved)
+        client.delete(log)
+        client.close()
