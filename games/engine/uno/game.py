@@ -583,9 +583,11 @@ class UnoGame(Game):
                 raise IllegalMove(
                     f"{', '.join(sorted(short))} is not in the draw pile (or not that many)"
                 )
-            counts.subtract(want)
+            counts.subtract(want)  # in place: no new Counter of the pile per draw
+            for card in want:
+                if not counts[card]:
+                    del counts[card]
             self._pile_n -= k
-            self._counts = +counts
             return list(given)
         first, later = Counter(given[:have]), Counter(given[have:])
         if first != +counts:
