@@ -10,6 +10,8 @@
 #   make bench-score  simulated games tapped through the score page on a phone (Chromium)
 #   make bench-web  pages and live appends, make serve vs daphne, page cache on and off
 #                (DATABASE_URL: PostgreSQL; REDIS_URL: the cache as in production; wrk)
+#   make bench-event  a Swiss event through the API with a real worker: per round the wait
+#                from the last result to the next round (DATABASE_URL, REDIS_URL; PLAYERS)
 #   make worker  a Celery worker (needs REDIS_URL); make beat: the periodic scheduler
 PYTHON ?= python3
 VENV := .venv
@@ -18,7 +20,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run serve test lint format bench bench-web bench-score worker beat migrate demo install check-deploy messages clean
+.PHONY: run serve test lint format bench bench-event bench-web bench-score worker beat migrate demo install check-deploy messages clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
@@ -80,6 +82,9 @@ bench-score: install
 	$(BIN)/python -m pytest tests/browser/bench_score.py -q -s -p no:cacheprovider
 
 # wrk (a C load client) leaves the cores to the servers; installed here when possible.
+bench-event: install
+	$(BIN)/python bench/bench_event.py
+
 bench-web: install
 	@command -v wrk >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 \
 	  && apt-get install -y -q wrk >/dev/null 2>&1; } \

@@ -277,15 +277,22 @@ def redis_forget(redis_url: str) -> None:
 
 @contextlib.contextmanager
 def running_server(
-    name: str, database_url: str, workdir: Path, redis_url: str = ""
+    name: str,
+    database_url: str,
+    workdir: Path,
+    redis_url: str = "",
+    env_extra: dict[str, str] | None = None,
 ) -> Iterator[tuple[int, int]]:
-    """Start setup ``name``; yield (port, process group id) once it answers."""
+    """Start setup ``name``; yield (port, process group id) once it answers.
+    ``env_extra``: settings over the setup's environment (the port stays its own)."""
     port = free_port()
     log = open(workdir / f"{name}.log", "wb")  # noqa: SIM115 - closed below
+    env = server_env(database_url, port, name, redis_url)
+    env.update({k: v for k, v in (env_extra or {}).items() if k not in ("PORT", "HOST")})
     proc = subprocess.Popen(
         setup_command(name, port),
         cwd=BASE_DIR,
-        env=server_env(database_url, port, name, redis_url),
+        env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its own process group: stopped whole below

@@ -17,6 +17,9 @@ class OutboxMessage(models.Model):
     payload = models.JSONField(_("payload"), default=dict)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     published_at = models.DateTimeField(_("last published at"), null=True, blank=True)
+    #: When the delivery that ran it began (queue wait = this - created_at; the work
+    #: itself = done_at - this).
+    started_at = models.DateTimeField(_("delivery started at"), null=True, blank=True)
     attempts = models.PositiveIntegerField(_("delivery attempts"), default=0)
     last_error = models.TextField(_("last error"), blank=True, default="")
     done_at = models.DateTimeField(_("done at"), null=True, blank=True)

@@ -78,6 +78,7 @@ def outbox_deliver(*, message_id: int) -> str:
     """Run the message's handler once; ``"done"``, or ``"skipped"`` if already done or
     gone. A handler that raises leaves the message pending (its error is kept) and the
     exception propagates to the task."""
+    started = timezone.now()
     try:
         with transaction.atomic():
             message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
@@ -100,7 +101,10 @@ def outbox_deliver(*, message_id: int) -> str:
                 batch(payloads=[payload for _pk, payload in held])
                 taken = [pk for pk, _payload in held]
             OutboxMessage.objects.filter(pk__in=taken).update(
-                attempts=F("attempts") + 1, done_at=timezone.now(), last_error=""
+                attempts=F("attempts") + 1,
+                started_at=started,
+                done_at=timezone.now(),
+                last_error="",
             )
     except Exception as exc:
         OutboxMessage.objects.filter(pk=message_id, done_at__isnull=True).update(
