@@ -20,7 +20,9 @@ from tests.tournaments.factories import (
     UserFactory,
     seat_table,
 )
+from tournaments import seating
 from tournaments.models import Player, Role, Tournament
+from tournaments.services.draw import seating_record
 
 #: The player whose data is hidden or erased: names nobody else's text contains.
 SECRET_HANDLE = "maria-garcia"
@@ -80,6 +82,19 @@ def world(db) -> World:
                 log[1] = {**log[1], "_note": f"{SECRET_NAME} ({SECRET_HANDLE}) was late"}
                 game_services.game_attach_log(game=table.game, log=log, user=referee)
             game_ids.append(table.game_id)
+        # the seating request the round keeps (issue 25), with every handle in it
+        request = seating.SeatingRequest(
+            players=tuple(seating.SeatingPlayer(p.pk, 1.0) for p in everyone),
+            table_sizes=(4,),
+            met={frozenset((everyone[0].pk, everyone[1].pk)): 1},
+            seed=number,
+        )
+        rnd.seating = seating_record(
+            request,
+            seating.seat_round_explained(request),
+            handle_of={p.pk: p.handle for p in everyone},
+        )
+        rnd.save(update_fields=["seating"])
     friendly = game_services.game_create(kind="tock", players=[SECRET_HANDLE, "ann"], user=None)
     game_services.game_attach_log(
         game=friendly,

@@ -28,7 +28,7 @@ from games.kinds import reserved_names
 from games.models import Game, GameEvent
 from outbox.changes import PlayerChanged, change_recorded
 from tournaments.errors import InvalidState, NotFound
-from tournaments.models import Player, Seat
+from tournaments.models import Player, Round, Seat
 from tournaments.permissions import (
     ensure_can_erase_player,
     ensure_can_hide_player,
@@ -140,6 +140,23 @@ def _scrub_admin_log(*, old_texts: list[str], new: str) -> int:
     return len(changed)
 
 
+def _rename_in_seatings(*, player: Player, old: str, new: str) -> None:
+    """``old`` -> ``new`` in the stored seating request of every round ``player`` sat in."""
+    for rnd in Round.objects.filter(tables__seats__player=player).distinct():
+        request = (rnd.seating or {}).get("request")
+        if not request:
+            continue
+        request["players"] = [
+            {**p, "id": new if p.get("id") == old else p.get("id")}
+            for p in request.get("players", [])
+        ]
+        request["met"] = [
+            [new if a == old else a, new if b == old else b, times]
+            for a, b, times in request.get("met", [])
+        ]
+        rnd.save(update_fields=["seating"])
+
+
 def player_erase(*, player: Player | int | str, user: Any) -> Player:
     """Erase a player's identity (GDPR right to erasure). Superusers only.
 
@@ -152,7 +169,10 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
        rewritten log and refuses if any result by seat would change);
     2. handle and display name become the pseudonym, the user account is unlinked
        (``Player.user = None``; the account itself is not deleted);
-    3. the old names are replaced in the admin's history (``LogEntry.object_repr``).
+    3. the old names are replaced in the admin's history (``LogEntry.object_repr``),
+       and the old handle in the seating requests kept by the rounds they sat in
+       (``Round.seating``: the handles are labels there, so each still seats again
+       into the same tables).
 
     Ratings, rating changes, registrations and seats point at the player by id and need
     no change. An audit line (``tournaments.privacy`` logger) names the player's id, the
@@ -169,6 +189,7 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
         game_ids = _games_of(player)
         for game_id in game_ids:
             game_rename(game=game_id, old=old_handle, new=new, texts=[old_name])
+        _rename_in_seatings(player=player, old=old_handle, new=new)
         player.handle = new
         player.display_name = new
         player.user = None
