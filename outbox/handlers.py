@@ -54,8 +54,12 @@ def register(
 
 
 def queue_for(topic: str) -> str:
-    """The Celery queue of ``topic``'s deliveries."""
-    return _QUEUES.get(topic, DEFAULT_QUEUE)
+    """The Celery queue of ``topic``'s deliveries (its name as the broker knows it:
+    with ``settings.CELERY_QUEUE_PREFIX``)."""
+    from django.conf import settings
+
+    prefix = getattr(settings, "CELERY_QUEUE_PREFIX", "")
+    return f"{prefix}{_QUEUES.get(topic, DEFAULT_QUEUE)}"
 
 
 def batch_handler_for(topic: str) -> Callable[..., Any] | None:

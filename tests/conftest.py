@@ -106,14 +106,21 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = True
     # A fast hasher: the suite creates many users; PBKDF2 costs ~0.1 s per password.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.CELERY_TASK_DEFAULT_QUEUE = f"tock-{prefix}"
+    # This run's own queues (the outbox names them with the prefix: outbox.handlers).
+    from kombu import Queue
+
+    settings.CELERY_QUEUE_PREFIX = f"tock-{prefix}-"
+    queues = (Queue(f"tock-{prefix}-urgent"), Queue(f"tock-{prefix}-celery"))
+    settings.CELERY_TASK_QUEUES = queues
+    settings.CELERY_TASK_DEFAULT_QUEUE = f"tock-{prefix}-celery"
 
     from tock_site.celery import app as celery_app
 
     celery_app.conf.update(
         task_always_eager=True,
         task_eager_propagates=True,
-        task_default_queue=f"tock-{prefix}",
+        task_queues=queues,
+        task_default_queue=f"tock-{prefix}-celery",
         worker_hijack_root_logger=False,
     )
 

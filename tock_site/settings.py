@@ -190,9 +190,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "queue_order_strategy": "priority",
 }
 # Every worker consumes both queues, "urgent" first: a round's progression is taken
-# before queued rating updates (outbox.handlers: URGENT_QUEUE, DEFAULT_QUEUE).
-CELERY_TASK_QUEUES = (Queue("urgent"), Queue("celery"))
-CELERY_TASK_DEFAULT_QUEUE = "celery"
+# before queued rating updates (outbox.handlers: URGENT_QUEUE, DEFAULT_QUEUE). A prefix
+# keeps several sites (or test runs) on one Redis apart.
+CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_QUEUES = (Queue(f"{CELERY_QUEUE_PREFIX}urgent"), Queue(f"{CELERY_QUEUE_PREFIX}celery"))
+CELERY_TASK_DEFAULT_QUEUE = f"{CELERY_QUEUE_PREFIX}celery"
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

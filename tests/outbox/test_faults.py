@@ -170,7 +170,7 @@ def test_a_worker_killed_mid_task_loses_no_rating_update(
     marker = tmp_path / "task-started"
     worker = subprocess.Popen(
         [sys.executable, str(Path(__file__).with_name("worker_process.py")),
-         app.conf.task_default_queue, str(marker)],
+         ",".join(q.name for q in app.conf.task_queues), str(marker)],
         env={
             **os.environ,
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",

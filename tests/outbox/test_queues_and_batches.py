@@ -30,10 +30,11 @@ def _snapshot():
 
 
 def test_progression_goes_to_the_urgent_queue_which_workers_poll_first(monkeypatch):
-    assert handlers.queue_for(ROUND_PROGRESS) == handlers.URGENT_QUEUE
-    assert handlers.queue_for(RATE_GAME) == handlers.DEFAULT_QUEUE
+    prefix = settings.CELERY_QUEUE_PREFIX  # this test run's own queues
+    assert handlers.queue_for(ROUND_PROGRESS) == prefix + handlers.URGENT_QUEUE
+    assert handlers.queue_for(RATE_GAME) == prefix + handlers.DEFAULT_QUEUE
     names = [q.name for q in settings.CELERY_TASK_QUEUES]
-    assert names == [handlers.URGENT_QUEUE, handlers.DEFAULT_QUEUE]
+    assert names == [prefix + handlers.URGENT_QUEUE, prefix + handlers.DEFAULT_QUEUE]
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["queue_order_strategy"] == "priority"
     sent = []
     from celery import current_app
@@ -42,7 +43,7 @@ def test_progression_goes_to_the_urgent_queue_which_workers_poll_first(monkeypat
     monkeypatch.setattr(task, "apply_async", lambda args, **kw: sent.append((args, kw)))
     message = OutboxMessage.objects.create(topic=ROUND_PROGRESS, payload={"round_id": 1})
     services.outbox_publish(message_id=message.pk)  # the sweep's way: topic looked up
-    assert sent == [((message.pk,), {"retry": False, "queue": "urgent"})]
+    assert sent == [((message.pk,), {"retry": False, "queue": prefix + "urgent"})]
 
 
 def test_one_delivery_rates_every_pending_game_as_a_recompute_would():
@@ -85,17 +86,21 @@ def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
     def record(label: str) -> None:
         client.rpush(log, label)
 
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "task_queues")}
-    app.conf.update(
-        broker_url=redis_url,
-        task_always_eager=False,
-        task_queues=(Queue(urgent), Queue(ordinary)),
-    )
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
+    app.conf.update(broker_url=redis_url, task_always_eager=False)
+    for name in (urgent, ordinary):
+        app.amqp.queues.add(Queue(name))
     try:
         for i in range(5):
             record.apply_async((f"backlog-{i}",), queue=ordinary)
         record.apply_async(("progression",), queue=urgent)
-        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
+        with start_worker(
+            app,
+            pool="solo",
+            perform_ping_check=False,
+            loglevel="WARNING",
+            queues=[urgent, ordinary],  # in this order, as CELERY_TASK_QUEUES lists them
+        ):
             for _ in range(600):  # at most a minute for the worker to empty both queues
                 if client.llen(log) == 6:
                     break

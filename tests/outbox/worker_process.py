@@ -1,8 +1,9 @@
 """A real Celery worker process for the fault tests, whose rating handler hangs.
 
-    python tests/outbox/worker_process.py QUEUE MARKER [TOPIC]
+    python tests/outbox/worker_process.py QUEUES MARKER [TOPIC]
 
-The environment gives ``DATABASE_URL`` (the test database) and ``CELERY_BROKER_URL``.
+QUEUES: the run's queues, comma-separated (urgent first). The environment gives
+``DATABASE_URL`` (the test database) and ``CELERY_BROKER_URL``.
 The handler of ``TOPIC`` (the rating topic by default) touches ``MARKER`` and then
 hangs, so that the test can kill the process in the middle of a task.
 """
@@ -36,6 +37,7 @@ def main() -> None:
     from tock_site.celery import app
 
     handlers._HANDLERS[topic or RATE_GAME] = "__main__.hang"
+    handlers._BATCHES.pop(topic or RATE_GAME, None)  # one message at a time: it hangs
     app.worker_main(["worker", "--pool=solo", "-Q", queue, "--loglevel=WARNING"])
 
 

@@ -238,7 +238,7 @@ def test_a_worker_killed_mid_progression_is_finished_by_the_sweep(
     marker = tmp_path / "progression-started"
     worker = subprocess.Popen(
         [sys.executable, str(Path(__file__).parents[1] / "outbox" / "worker_process.py"),
-         app.conf.task_default_queue, str(marker), ROUND_PROGRESS],
+         ",".join(q.name for q in app.conf.task_queues), str(marker), ROUND_PROGRESS],
         env={
             **os.environ,
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
