@@ -70,44 +70,47 @@ def test_one_delivery_rates_every_pending_game_as_a_recompute_would():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
-    """Five tasks wait on the ordinary queue and one on the urgent queue before a worker
-    (one process) starts: it runs the urgent one first."""
+    """A worker (one process) busy with a backlog on the ordinary queue takes an urgent
+    task that arrives meanwhile next, before the backlog: the first task (urgent too)
+    sends it while it runs. Polling the queues in turn would take the backlog first
+    after an urgent task. A Celery app of its own (the site's broker settings, queues of
+    this test), so that the site's app and its other workers are left as they were."""
     import redis
+    from celery import Celery
     from celery.contrib.testing.worker import start_worker
     from kombu import Queue
-
-    from tock_site.celery import app
 
     run = uuid.uuid4().hex[:8]
     urgent, ordinary, log = f"urgent-{run}", f"celery-{run}", f"tock-test-order-{run}"
     client = redis.Redis.from_url(redis_url)
+    app = Celery(f"priority-{run}", set_as_current=False)
+    app.conf.update(
+        broker_url=redis_url,
+        broker_transport_options=settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        task_queues=(Queue(urgent), Queue(ordinary)),  # as CELERY_TASK_QUEUES: urgent first
+        task_default_queue=ordinary,
+        worker_prefetch_multiplier=settings.CELERY_WORKER_PREFETCH_MULTIPLIER,
+        task_acks_late=settings.CELERY_TASK_ACKS_LATE,
+        worker_hijack_root_logger=False,
+    )
 
-    @app.task(name=f"tests.record_order_{run}", ignore_result=True)
-    def record(label: str) -> None:
+    @app.task(name="record_order", ignore_result=True)
+    def record(label: str, then: str = "") -> None:
         client.rpush(log, label)
+        if then:  # a result completes a round while the worker is busy
+            record.apply_async((then,), queue=urgent)
 
-    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
-    app.conf.update(broker_url=redis_url, task_always_eager=False)
-    for name in (urgent, ordinary):
-        app.amqp.queues.add(Queue(name))
     try:
         for i in range(5):
             record.apply_async((f"backlog-{i}",), queue=ordinary)
-        record.apply_async(("progression",), queue=urgent)
-        with start_worker(
-            app,
-            pool="solo",
-            perform_ping_check=False,
-            loglevel="WARNING",
-            queues=[urgent, ordinary],  # in this order, as CELERY_TASK_QUEUES lists them
-        ):
+        record.apply_async(("first", "progression"), queue=urgent)
+        with start_worker(app, pool="solo", perform_ping_check=False, loglevel="WARNING"):
             for _ in range(600):  # at most a minute for the worker to empty both queues
-                if client.llen(log) == 6:
+                if client.llen(log) == 7:
                     break
                 client.blpop([f"{log}-idle"], timeout=0.1)  # wait a little, on Redis
         order = [x.decode() for x in client.lrange(log, 0, -1)]
-        assert order[0] == "progression" and len(order) == 6, order
+        assert order[:2] == ["first", "progression"] and len(order) == 7, order
     finally:
-        app.conf.update(saved)
-        client.delete(log)
+        client.delete(log, urgent, ordinary)
         client.close()
