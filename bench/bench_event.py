@@ -37,7 +37,6 @@ import json
 import os
 import queue
 import random
-import signal
 import subprocess
 import sys
 import tempfile
@@ -149,13 +148,7 @@ def celery_worker(env: dict[str, str], workdir: Path) -> Iterator[None]:
             time.sleep(0.2)
         yield
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        serving.stop_group(proc, timeout=20)
         log.close()
 
 

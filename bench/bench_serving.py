@@ -311,14 +311,20 @@ def running_server(
                 time.sleep(0.2)
         yield port, proc.pid
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        stop_group(proc, timeout=15)
         log.close()
+
+
+def stop_group(proc: subprocess.Popen, *, timeout: float) -> None:
+    """Stop a process started in a session of its own, with all its children: SIGTERM,
+    then SIGKILL after ``timeout`` seconds."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def group_cpu_seconds(pgid: int) -> float:

@@ -58,9 +58,10 @@ def outbox_record(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
 
 def outbox_publish(*, message_id: int, topic: str | None = None) -> None:
     """Send a message to the delivery task (after commit), on its topic's queue
-    (:func:`outbox.handlers.queue_for`). Never raises. The task is found by its name
-    (:data:`DELIVER_TASK`, registered by :mod:`outbox.tasks`, which imports this
-    module), so that the two modules do not import each other."""
+    (:func:`outbox.handlers.queue_for`; the topic is read from the message when not
+    given). Never raises. The task is found by its name (:data:`DELIVER_TASK`,
+    registered by :mod:`outbox.tasks`, which imports this module), so that the two
+    modules do not import each other."""
     try:
         deliver = current_app.tasks[DELIVER_TASK]
         if topic is None:
@@ -125,8 +126,8 @@ def outbox_sweep(*, now: Any = None, limit: int = 500) -> int:
         OutboxMessage.objects.filter(done_at__isnull=True, created_at__lt=cutoff)
         .exclude(published_at__gte=cutoff)
         .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
+        .values_list("pk", "topic")[:limit]
     )
-    for message_id in stale:
-        outbox_publish(message_id=message_id)
+    for message_id, topic in stale:
+        outbox_publish(message_id=message_id, topic=topic)
     return len(stale)

@@ -57,6 +57,13 @@ def user_is_signed_in(*, user: Any) -> bool:
     return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
+def acting_user(*, user: Any) -> Any:
+    """The user to store as the one who acted (an audit row's actor, a proposal's
+    author): a signed-in user, else ``None`` (the system: ``SYSTEM``, tasks and
+    anonymous callers)."""
+    return user if user_is_signed_in(user=user) and getattr(user, "pk", None) else None
+
+
 def user_is_superuser(*, user: Any) -> bool:
     """A signed-in superuser, or ``SYSTEM``: may do and see everything."""
     return _is_system(user) or (user_is_signed_in(user=user) and bool(user.is_superuser))

@@ -279,15 +279,26 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/game_detail.html", context)
 
 
-def _rules_page(name: str) -> tuple[Any, str | None]:
-    """``docs/rules/<name>.<language>.md`` rendered, in the active language, English
-    when that language has no page: (page or ``None``, the page's language)."""
+def _rules_page(request: HttpRequest, name: str, title: str, **more: Any) -> HttpResponse:
+    """``docs/rules/<name>.<language>.md`` rendered on the rules page, in the active
+    language, English when that language has no page."""
     language = (translation.get_language() or settings.LANGUAGE_CODE).split("-")[0]
+    page = page_language = None
     for candidate in dict.fromkeys((language, "en")):
         path = RULES_DIR / f"{name}.{candidate}.md"
         if path.is_file():
-            return rules_markdown.render(path.read_text(encoding="utf-8")), candidate
-    return None, None
+            page = rules_markdown.render(path.read_text(encoding="utf-8"))
+            page_language = candidate
+            break
+    context = {
+        "title": title,
+        "body": page.body if page else None,
+        "toc": page.toc if page else [],
+        "page_language": page_language,
+        "kinds": {},
+        **more,
+    }
+    return render(request, "tournaments/rules.html", context)
 
 
 @_hidden_as_404
@@ -296,34 +307,12 @@ def rules(request: HttpRequest, kind: str = "tock") -> HttpResponse:
     kinds = rules_kinds()
     if kind not in kinds:
         raise Http404()
-    page, page_language = _rules_page(kind)
-    return render(
-        request,
-        "tournaments/rules.html",
-        {
-            "kind": kind,
-            "title": _("Rules of %(kind)s") % {"kind": kind.upper()},
-            "body": page.body if page else None,
-            "toc": page.toc if page else [],
-            "page_language": page_language,
-            "kinds": kinds,
-        },
-    )
+    title = _("Rules of %(kind)s") % {"kind": kind.upper()}
+    return _rules_page(request, kind, title, kind=kind, kinds=kinds)
 
 
 @_hidden_as_404
 def standings_rules(request: HttpRequest) -> HttpResponse:
     """How standings are ranked: points, then each tiebreak an organizer may choose,
     with its formula (``docs/rules/standings.<language>.md``)."""
-    page, page_language = _rules_page("standings")
-    return render(
-        request,
-        "tournaments/rules.html",
-        {
-            "title": _("Standings and tiebreaks"),
-            "body": page.body if page else None,
-            "toc": page.toc if page else [],
-            "page_language": page_language,
-            "kinds": {},
-        },
-    )
+    return _rules_page(request, "standings", _("Standings and tiebreaks"))

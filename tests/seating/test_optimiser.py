@@ -217,7 +217,12 @@ def test_seat_order_breaks_ties_from_the_seed():
 # -- simulated events ---------------------------------------------------------------------------
 
 
-def _simulate(n, rounds, seed, sizes=(4, 3), repeats="balanced"):
+def _simulate(
+    n, rounds, seed, sizes=(4, 3), repeats="balanced", *, rounds_left=False, top_table=False
+):
+    """A simulated event (random results, 3-2-1-0 points by a random order): the seat
+    counts, and each round's request with the tables it got. ``rounds_left``: each
+    request says how many rounds are left, as the round services do."""
     rng = random.Random(seed)
     ids = [f"p{i}" for i in range(n)]
     points = dict.fromkeys(ids, 0.0)
@@ -233,6 +238,8 @@ def _simulate(n, rounds, seed, sizes=(4, 3), repeats="balanced"):
             seed=f"{seed}:{number}",
             shuffle=number == 1,
             repeats=repeats,
+            rounds_left=rounds - number + 1 if rounds_left else None,
+            top_table=top_table,
         )
         tables = seat_round(request)
         history.append((request, tables))

@@ -20,48 +20,24 @@ from tournaments.seating import (
     SeatingRequest,
     greedy_baseline,
     measure,
-    seat_round,
     seat_round_explained,
     table_plan,
 )
 from tournaments.seating.api import problem_of
 from tournaments.seating.strict import repeat_lower_bound
 
-from .test_optimiser import _flat, histories
+from .test_lookahead import _partitions
+from .test_optimiser import _flat, _simulate, histories
 
 SOME = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _event(n, rounds, seed, *, sizes=(4, 3), repeats="strict", top_table=False):
-    """A simulated event (random results, 3-2-1-0 points by a random order): each round's
-    request and the tables it got."""
-    rng = random.Random(seed)
-    ids = [f"p{i}" for i in range(n)]
-    points = dict.fromkeys(ids, 0.0)
-    seats = {p: [0] * max(sizes) for p in ids}
-    met: dict[frozenset, int] = {}
-    history = []
-    for number in range(1, rounds + 1):
-        order = sorted(ids, key=lambda p: (-points[p], p))
-        request = SeatingRequest(
-            players=tuple(SeatingPlayer(p, points[p], tuple(seats[p])) for p in order),
-            table_sizes=sizes,
-            met=dict(met),
-            seed=f"{seed}:{number}",
-            shuffle=number == 1,
-            rounds_left=rounds - number + 1,
-            repeats=repeats,
-            top_table=top_table,
-        )
-        tables = seat_round(request)
-        history.append((request, tables))
-        for table in tables:
-            for pos, p in enumerate(table):
-                seats[p][pos] += 1
-            for a, b in itertools.combinations(table, 2):
-                met[frozenset((a, b))] = met.get(frozenset((a, b)), 0) + 1
-            for place, p in enumerate(rng.sample(table, len(table))):
-                points[p] += len(table) - 1 - place
+    """A simulated event whose requests say the rounds left: each round's request and
+    the tables it got."""
+    _seats, history = _simulate(
+        n, rounds, seed, sizes, repeats, rounds_left=True, top_table=top_table
+    )
     return history
 
 
@@ -125,17 +101,6 @@ def test_strict_never_worse_than_the_greedy_and_deterministic(request, rounds_le
     assert outcome.repeats <= greedy.repeats
     assert 0 <= outcome.lower_bound <= outcome.repeats
     assert seat_round_explained(request, method="optimise") == outcome
-
-
-def _partitions(items, size):
-    if not items:
-        yield []
-        return
-    head, rest = items[0], items[1:]
-    for others in itertools.combinations(rest, size - 1):
-        left = [x for x in rest if x not in others]
-        for tail in _partitions(left, size):
-            yield [[head, *others], *tail]
 
 
 @settings(max_examples=30, deadline=None)

@@ -211,6 +211,21 @@ class SeatingRequest:
             "top_table": self.top_table,
         }
 
+    @staticmethod
+    def relabel_json(data: Mapping[str, Any], labels: Mapping[Any, Any]) -> dict[str, Any]:
+        """``data`` (:meth:`to_json`'s shape) with each player id found in ``labels``
+        replaced by its label, in ``players`` and ``met`` alike; ids are labels only, so
+        the request still seats the same tables (under the new names)."""
+
+        def label(pid: Any) -> Any:
+            return labels.get(pid, pid)
+
+        return {
+            **data,
+            "players": [{**p, "id": label(p["id"])} for p in data.get("players", [])],
+            "met": [[label(a), label(b), times] for a, b, times in data.get("met", [])],
+        }
+
     @classmethod
     def from_json(cls, data: Any) -> SeatingRequest:
         """Parse the CLI's JSON object (``{"table_sizes", "players", "met", "seed",

@@ -487,52 +487,67 @@ def seat_polish(
     """Swaps of two players with the same points between tables (the spread does not
     change) that add no weighted repeat and leave fewer players who must take an
     overused position (:func:`table_gaps`): seat positions stay balanced over an event
-    where the tables allow it. Bounded by ``max_evals`` evaluated swaps."""
-    tables = [list(t) for t in groups]
+    where the tables allow it. Passes over the tables that need it, at most one swap
+    per table a pass, until a pass mends nothing; bounded by ``max_evals`` evaluated
+    swaps."""
     if problem.n > SEAT_POLISH_MAX_PLAYERS:
-        return tables
-    seats, pts, adj = problem.seats, problem.points, problem.adj
-    gaps = [table_gaps(t, seats) for t in tables]
-    where = {p: i for i, t in enumerate(tables) for p in t}
-    with_points: dict[float, set[int]] = {}
-    for i, t in enumerate(tables):
-        for p in t:
-            with_points.setdefault(pts[p], set()).add(i)
-    evals = 0
+        return [list(t) for t in groups]
+    polish = _SeatPolish(problem, groups, max_evals)
     improved = True
-    while improved and evals < max_evals and any(gaps):
+    while improved and polish.evals < max_evals and any(polish.gaps):
         improved = False
-        for i in range(len(tables)):
-            if not gaps[i]:
-                continue
-            for a in list(tables[i]):
-                if where[a] != i:
-                    continue
-                for j in sorted(with_points[pts[a]] - {i}):
-                    done = False
-                    for b in [x for x in tables[j] if pts[x] == pts[a]]:
-                        evals += 1
-                        ti, tj = tables[i], tables[j]
-                        before = sum(adj[a].get(x, 0) for x in ti) + sum(
-                            adj[b].get(x, 0) for x in tj
-                        )
-                        after = sum(adj[a].get(x, 0) for x in tj if x != b) + sum(
-                            adj[b].get(x, 0) for x in ti if x != a
-                        )
-                        if after > before:
-                            continue
-                        ni = [b if x == a else x for x in ti]
-                        nj = [a if x == b else x for x in tj]
-                        gi, gj = table_gaps(ni, seats), table_gaps(nj, seats)
-                        if gi + gj < gaps[i] + gaps[j]:
-                            tables[i], tables[j], gaps[i], gaps[j] = ni, nj, gi, gj
-                            where[a], where[b] = j, i
-                            improved = done = True
-                            break
-                    if done or evals >= max_evals:
-                        break
-                if where[a] != i or evals >= max_evals:
-                    break
-            if evals >= max_evals:
+        for i in range(len(polish.tables)):
+            if polish.evals >= max_evals:
                 break
-    return tables
+            if polish.gaps[i] and polish.mend(i):
+                improved = True
+    return polish.tables
+
+
+class _SeatPolish:
+    """The state of :func:`seat_polish`: the tables, each one's gaps, and the tables
+    holding players of each points total."""
+
+    def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
+        self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
+        self.tables = [list(t) for t in groups]
+        self.gaps = [table_gaps(t, self.seats) for t in self.tables]
+        self.with_points: dict[float, set[int]] = {}
+        for i, t in enumerate(self.tables):
+            for p in t:
+                self.with_points.setdefault(self.pts[p], set()).add(i)
+        self.max_evals = max_evals
+        self.evals = 0
+
+    def mend(self, i: int) -> bool:
+        """The first swap of a player of table ``i`` that mends gaps, made; whether one
+        was found (within the budget)."""
+        for a in list(self.tables[i]):
+            for j in sorted(self.with_points[self.pts[a]] - {i}):
+                for b in [x for x in self.tables[j] if self.pts[x] == self.pts[a]]:
+                    self.evals += 1
+                    if self._swap_if_better(a, i, b, j):
+                        return True
+                if self.evals >= self.max_evals:
+                    return False
+        return False
+
+    def _met(self, p: int, table: list[int], leaving: int) -> tuple[int, int]:
+        # (weighted repeats, repeat pairs) of ``p`` with ``table`` once ``leaving`` left
+        met = self.adj[p]
+        times = [met[x] for x in table if x != leaving and x in met]
+        return sum(times), len(times)
+
+    def _swap_if_better(self, a: int, i: int, b: int, j: int) -> bool:
+        ti, tj = self.tables[i], self.tables[j]
+        (wa, _na), (wb, _nb) = self._met(a, ti, a), self._met(b, tj, b)
+        (wa2, _na2), (wb2, _nb2) = self._met(a, tj, b), self._met(b, ti, a)
+        if wa2 + wb2 > wa + wb:  # no weighted repeat added
+            return False
+        ni = [b if x == a else x for x in ti]
+        nj = [a if x == b else x for x in tj]
+        gi, gj = table_gaps(ni, self.seats), table_gaps(nj, self.seats)
+        if gi + gj >= self.gaps[i] + self.gaps[j]:
+            return False
+        self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
+        return True

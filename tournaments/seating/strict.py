@@ -37,12 +37,18 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from .lookahead import _in_plan_order, _met_after, _Next, _OutOfNodes
-
-if TYPE_CHECKING:
-    from .optimise import Problem
+from .optimise import (
+    Problem,
+    _search,
+    greedy_groups,
+    repeat_count,
+    seat_polish,
+    slice_groups,
+    spread_sum,
+    table_gaps,
+)
 
 #: Largest event whose rounds are planned together (step 1).
 PLAN_MAX_PLAYERS = 32
@@ -261,8 +267,6 @@ def plan_groups(problem: Problem, sizes: Sequence[int], rounds_left: int) -> lis
     """Step 1: this round's repeat-free seating of least spread after which the other
     ``rounds_left - 1`` rounds can be repeat-free too (see the module); ``None`` when
     no repeat-free seating of this round was found."""
-    from .optimise import spread_sum, table_gaps
-
     zero = _RepeatFree(problem, sizes, PLAN_CANDIDATES, PLAN_CANDIDATE_NODES).run()
     fallback = None
     chosen: tuple[float, int, list[list[int]]] | None = None  # (spread, seat gaps, tables)
@@ -302,28 +306,17 @@ def strict_groups(
 ) -> list[list[int]]:
     """The tables (lists of indices, in table order) under ``strict`` repeat avoidance:
     see the module docstring."""
-    from .optimise import (
-        _search,
-        greedy_groups,
-        repeat_count,
-        seat_polish,
-        slice_groups,
-        spread_sum,
-    )
-
-    greedy = greedy_groups(problem, sizes)
     if rounds_left is not None and problem.n <= PLAN_MAX_PLAYERS:
         planned = plan_groups(problem, sizes, rounds_left)
         if planned is not None:
             if rounds_left <= 1:  # nothing ahead to keep repeat-free: seats may move
                 return seat_polish(problem, planned, max_evals=4 * problem.n)
             return planned
+    greedy = greedy_groups(problem, sizes)
+    greedy_weighted = weighted_repeats_of(problem, greedy)
     budget = spread_sum(problem, greedy)
-    sliced = slice_groups(problem.n, sizes)
-    start = sliced
-    if spread_sum(problem, sliced) > budget or weighted_repeats_of(
-        problem, greedy
-    ) < weighted_repeats_of(problem, sliced):
+    start = slice_groups(problem.n, sizes)
+    if spread_sum(problem, start) > budget or greedy_weighted < weighted_repeats_of(problem, start):
         start = greedy
     best: tuple[tuple[int, float], list[list[int]]] | None = None
     for factor in BUDGETS:
@@ -337,9 +330,9 @@ def strict_groups(
         start = groups
     assert best is not None
     groups = best[1]
-    if repeat_count(problem, groups) > repeat_count(problem, greedy) or weighted_repeats_of(
-        problem, groups
-    ) > weighted_repeats_of(problem, greedy):
+    if best[0][0] > greedy_weighted or repeat_count(problem, groups) > repeat_count(
+        problem, greedy
+    ):
         groups = greedy
     return seat_polish(problem, groups, max_evals=4 * problem.n)
 
@@ -352,14 +345,11 @@ def repeat_lower_bound(problem: Problem, sizes: Sequence[int], found: int) -> in
     table (each repeat pair is counted by both its players)."""
     if found == 0:
         return 0
-    bound = _deficit_bound(problem, sizes)
     if problem.n <= PLAN_MAX_PLAYERS:
-        search = _Next(problem.n, sizes)
-        met = _met_after(problem, [])
-        exact = search.least(met, found)  # found + 1 when out of nodes
-        if exact <= found:
+        exact = _Next(problem.n, sizes).least(_met_after(problem, []), found)
+        if exact <= found:  # found + 1: out of nodes
             return exact
-    return min(bound, found)
+    return min(_deficit_bound(problem, sizes), found)
 
 
 def _deficit_bound(problem: Problem, sizes: Sequence[int]) -> int:

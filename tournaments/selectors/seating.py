@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.models import Player, Round
+from tournaments.seating import SeatingRequest
 from tournaments.selectors.privacy import Masker, hidden_handle
 
 
@@ -33,11 +34,7 @@ def round_seating(*, rnd: Round, user: Any) -> dict[str, Any]:
             if masker.masks(player_id=pk, hidden=True)
         }
         if shown:
-            request = {
-                **request,
-                "players": [{**p, "id": shown.get(p["id"], p["id"])} for p in request["players"]],
-                "met": [[shown.get(a, a), shown.get(b, b), t] for a, b, t in request["met"]],
-            }
+            request = SeatingRequest.relabel_json(request, shown)
     return {
         "method": stored.get("method"),
         "seed": stored.get("seed"),

@@ -241,16 +241,11 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             last = table_points(points_list, {**placements, "\x00no-show": size})["\x00no-show"]
             no_show_places[player_id].append((number, size, last))
     # Opponents' points percentage: points earned in the games played (no-shows and
-    # byes included, rounds missed by a late entry not) over the most possible there.
+    # byes included, rounds missed by a late entry not) over the most possible there:
+    # a sole winner's points, the first entry at a table of any size (scoring.py).
     earned: dict[int, float] = defaultdict(float)
     possible: dict[int, float] = defaultdict(float)
-    win_at: dict[int, float] = {}
-
-    def win_points(size: int) -> float:
-        # The points of a sole winner at a table of ``size`` (cached per size).
-        if size not in win_at:
-            win_at[size] = table_points(points_list, {str(i): i + 1 for i in range(size)})["0"]
-        return win_at[size]
+    win = float(points_list[0])
 
     for pid, entries in no_show_places.items():
         row = rows.get(pid)
@@ -262,7 +257,7 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             row.placement_sum += place
             row.places[number] = place
             earned[pid] += pts
-            possible[pid] += win_points(place)
+            possible[pid] += win
     if joined:  # late entries: the Swiss rounds before they joined
         swiss = sorted(
             {number for number, _p in results.values()}
@@ -284,10 +279,10 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
         number, placements = results[table_id]
         pts = table_points(points_list, placements)
         bye = len(placements) == 1
-        most = win_points(len(placements))
+        most = win
         if bye and tournament.bye_points is not None:  # a bye scores the tournament's points
             pts = {h: float(tournament.bye_points) for h in placements}
-            most = max(most, float(tournament.bye_points))
+            most = max(win, float(tournament.bye_points))
         meeting = {
             pid: placements[handle_of[pid]] for pid in players if handle_of[pid] in placements
         }

@@ -39,6 +39,7 @@ from tournaments.models import (
     table_sizes_around,
 )
 from tournaments.permissions import (
+    acting_user,
     ensure_can_manage_league,
     ensure_can_manage_tournament,
     ensure_signed_in,
@@ -141,7 +142,7 @@ def audit_write(
     return TournamentAudit.objects.create(
         tournament=tournament,
         round=round,
-        actor=user if user_is_signed_in(user=user) and getattr(user, "pk", None) else None,
+        actor=acting_user(user=user),
         action=action,
         details=details,
     )

@@ -352,11 +352,7 @@ def seating_record(
     """What a round keeps of its seating (``Round.seating``): the method, seed and what
     it achieved, and the request with handles for ids, which ``python -m
     tournaments.seating`` seats again into the same tables (ids are labels only)."""
-    data = request.to_json()
-    data["players"] = [{**p, "id": handle_of[p["id"]]} for p in data["players"]]
-    data["met"] = sorted(
-        [*sorted((handle_of[a], handle_of[b])), times] for a, b, times in data["met"]
-    )
+    data = seating.SeatingRequest.relabel_json(request.to_json(), handle_of)
     return {
         "method": outcome.method,
         "seed": request.seed,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.models import League, LeagueAudit
-from tournaments.permissions import user_is_signed_in
+from tournaments.permissions import acting_user
 
 
 def league_audit_write(*, league: League, user: Any, action: str, **details: Any) -> LeagueAudit:
@@ -15,7 +15,7 @@ def league_audit_write(*, league: League, user: Any, action: str, **details: Any
     callers are stored as empty), ``action`` and its ``details`` (plain JSON data)."""
     return LeagueAudit.objects.create(
         league=league,
-        actor=user if user_is_signed_in(user=user) and getattr(user, "pk", None) else None,
+        actor=acting_user(user=user),
         action=action,
         details=details,
     )

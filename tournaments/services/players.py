@@ -35,6 +35,7 @@ from tournaments.permissions import (
     ensure_signed_in,
     user_is_signed_in,
 )
+from tournaments.seating import SeatingRequest
 from tournaments.services.recording import game_rename
 
 logger = logging.getLogger("tournaments.privacy")
@@ -146,14 +147,7 @@ def _rename_in_seatings(*, player: Player, old: str, new: str) -> None:
         request = (rnd.seating or {}).get("request")
         if not request:
             continue
-        request["players"] = [
-            {**p, "id": new if p.get("id") == old else p.get("id")}
-            for p in request.get("players", [])
-        ]
-        request["met"] = [
-            [new if a == old else a, new if b == old else b, times]
-            for a, b, times in request.get("met", [])
-        ]
+        rnd.seating["request"] = SeatingRequest.relabel_json(request, {old: new})
         rnd.save(update_fields=["seating"])
 
 

@@ -64,10 +64,10 @@ from tournaments.models import (
     Table,
 )
 from tournaments.permissions import (
+    acting_user,
     ensure_can_record_game,
     ensure_can_referee_game,
     game_tournament,
-    user_is_signed_in,
     user_plays_in_game,
 )
 from tournaments.services.core import audit_write
@@ -79,11 +79,6 @@ MAX_NOTE = 2000
 
 def _game(game: Game | int | str) -> Game:
     return game_get(game_id=game.pk if isinstance(game, Game) else game)
-
-
-def _actor(user: Any) -> Any:
-    """``user`` as stored (a signed-in user; SYSTEM and others as nobody)."""
-    return user if user_is_signed_in(user=user) and getattr(user, "pk", None) else None
 
 
 def _open(game: Game) -> None:
@@ -133,7 +128,7 @@ def result_propose(*, game: Game | int | str, placements: Any, user: Any) -> Res
         proposal = pending.first()
         if proposal is not None:
             if (
-                _actor(user) is None
+                acting_user(user=user) is None
                 or proposal.proposed_by_id != user.pk
                 or proposal.origin != ProposalOrigin.STAFF
             ):
@@ -156,7 +151,7 @@ def result_propose(*, game: Game | int | str, placements: Any, user: Any) -> Res
                         tournament=game_tournament(game=game),
                         placements=places,
                         sequence=locked.last_sequence,
-                        proposed_by=_actor(user),
+                        proposed_by=acting_user(user=user),
                     )
             except IntegrityError:  # the constraint: someone proposed at the same time
                 raise ResultConflict(
@@ -224,7 +219,7 @@ def _ruling(
     ruling = Ruling.objects.create(
         game=game,
         tournament=tournament,
-        referee=_actor(user),
+        referee=acting_user(user=user),
         sequence=sequence,
         knocker="",
         against="",
@@ -242,7 +237,7 @@ def _ruling(
 
 def _decide(*, proposal: ResultProposal, user: Any, status: str, note: str) -> None:
     proposal.status = status
-    proposal.decided_by = _actor(user)
+    proposal.decided_by = acting_user(user=user)
     proposal.decided_at = timezone.now()
     proposal.note = note
     proposal.save(update_fields=["status", "decided_by", "decided_at", "note"])
