@@ -80,6 +80,8 @@ def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
     from celery.contrib.testing.worker import start_worker
     from kombu import Queue
 
+    from tock_site.celery import app as site_app
+
     run = uuid.uuid4().hex[:8]
     urgent, ordinary, log = f"urgent-{run}", f"celery-{run}", f"tock-test-order-{run}"
     client = redis.Redis.from_url(redis_url)
@@ -112,5 +114,9 @@ def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
         order = [x.decode() for x in client.lrange(log, 0, -1)]
         assert order[:2] == ["first", "progression"] and len(order) == 7, order
     finally:
+        # start_worker makes its app the current and default one: the site's again, or
+        # later tests in this process would publish through this test's app.
+        site_app.set_current()
+        site_app.set_default()
         client.delete(log, urgent, ordinary)
         client.close()

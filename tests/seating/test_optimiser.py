@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tournaments.seating import (
@@ -274,6 +274,8 @@ def test_seat_positions_balanced_over_an_event(n, rounds, seed):
     seed=st.integers(0, 10_000),
     sizes=st.sampled_from([(4, 3), (4,), (3, 4, 5)]),
 )
+# The seat polish once traded a pair who met twice for two who met once here.
+@example(n=8, rounds=4, seed=152, sizes=(4, 3))
 def test_every_round_of_a_small_event_beats_or_ties_the_greedy(n, rounds, seed, sizes):
     """Random small events, seated round after round by the optimiser (its own history):
     every round has no more repeat pairs than the greedy on the same input, at no more

@@ -485,11 +485,11 @@ def seat_polish(
     problem: Problem, groups: Sequence[Sequence[int]], *, max_evals: int
 ) -> list[list[int]]:
     """Swaps of two players with the same points between tables (the spread does not
-    change) that add no weighted repeat and leave fewer players who must take an
-    overused position (:func:`table_gaps`): seat positions stay balanced over an event
-    where the tables allow it. Passes over the tables that need it, at most one swap
-    per table a pass, until a pass mends nothing; bounded by ``max_evals`` evaluated
-    swaps."""
+    change) that add neither a repeat pair nor a weighted repeat and leave fewer players
+    who must take an overused position (:func:`table_gaps`): seat positions stay
+    balanced over an event where the tables allow it. Passes over the tables that need
+    it, at most one swap per table a pass, until a pass mends nothing; bounded by
+    ``max_evals`` evaluated swaps."""
     if problem.n > SEAT_POLISH_MAX_PLAYERS:
         return [list(t) for t in groups]
     polish = _SeatPolish(problem, groups, max_evals)
@@ -540,9 +540,11 @@ class _SeatPolish:
 
     def _swap_if_better(self, a: int, i: int, b: int, j: int) -> bool:
         ti, tj = self.tables[i], self.tables[j]
-        (wa, _na), (wb, _nb) = self._met(a, ti, a), self._met(b, tj, b)
-        (wa2, _na2), (wb2, _nb2) = self._met(a, tj, b), self._met(b, ti, a)
-        if wa2 + wb2 > wa + wb:  # no weighted repeat added
+        (wa, na), (wb, nb) = self._met(a, ti, a), self._met(b, tj, b)
+        (wa2, na2), (wb2, nb2) = self._met(a, tj, b), self._met(b, ti, a)
+        # Neither kind of repeat may grow: trading a pair who met twice for two pairs
+        # who met once lowers the weighted repeats but adds a repeat pair.
+        if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
             return False
         ni = [b if x == a else x for x in ti]
         nj = [a if x == b else x for x in tj]
