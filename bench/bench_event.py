@@ -118,8 +118,9 @@ def worker_env(database_url: str, redis_url: str, broker: str) -> dict[str, str]
 
 
 @contextlib.contextmanager
-def celery_worker(env: dict[str, str], workdir: Path) -> Iterator[None]:
-    """A Celery worker (prefork, 2 processes), yielded once it says it is ready."""
+def celery_worker(env: dict[str, str], workdir: Path) -> Iterator[int]:
+    """A Celery worker (prefork, 2 processes), yielded (its process group id) once it
+    says it is ready."""
     path = workdir / "worker.log"
     log = open(path, "wb")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
@@ -146,10 +147,57 @@ def celery_worker(env: dict[str, str], workdir: Path) -> Iterator[None]:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"the Celery worker did not start; see {path}")
             time.sleep(0.2)
-        yield
+        yield proc.pid
     finally:
         serving.stop_group(proc, timeout=20)
         log.close()
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(*, group: int | None = None, database: str | None = None) -> float:
+    """CPU time (user + system) of the live processes of process group ``group``, or of
+    the PostgreSQL backends serving ``database`` (named in their command line)."""
+    total = 0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+            if database is not None:
+                title = (proc / "cmdline").read_bytes()
+                if not title.startswith(b"postgres: ") or f" {database} ".encode() not in title:
+                    continue
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        if group is not None and int(fields[2]) != group:  # pgrp
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / _TICKS
+
+
+class CpuSplit:
+    """CPU seconds spent by the web server, the worker, the database's backends and this
+    client between :meth:`start` and :meth:`stop`."""
+
+    def __init__(self, *, server: int, worker: int, database: str) -> None:
+        self.server, self.worker, self.database = server, worker, database
+
+    def _now(self) -> tuple[float, float, float, float]:
+        return (
+            cpu_seconds(group=self.server),
+            cpu_seconds(group=self.worker),
+            cpu_seconds(database=self.database),
+            time.process_time(),
+        )
+
+    def start(self) -> None:
+        self.began = self._now()
+
+    def stop(self) -> tuple[float, ...]:
+        return tuple(b - a for a, b in zip(self.began, self._now(), strict=True))
 
 
 class Api:
@@ -278,12 +326,19 @@ def main() -> None:
             f" load {load:.1f} at the start"
         )
         print(f"  recording service alone (no HTTP): {setup['service_rate']:.0f} results/s")
-        print(f"  {'round':>5} {'results/s':>10} {'wait s':>8} {'task s':>7} {'queue s':>8}")
+        print(
+            f"  {'round':>5} {'results/s':>10} {'wait s':>8} {'task s':>7} {'queue s':>8}"
+            "   CPU ms a result: web / worker / database / clients"
+        )
         with (
-            serving.running_server("serve", url, workdir, redis_url, env_extra=env) as (port, _),
-            celery_worker(env, workdir),
+            serving.running_server("serve", url, workdir, redis_url, env_extra=env) as (
+                port,
+                server,
+            ),
+            celery_worker(env, workdir) as worker,
             psycopg.connect(url, autocommit=True) as db,
         ):
+            split = CpuSplit(server=server, worker=worker, database=urlsplit(url).path[1:])
             api = Api(port, token)
             status, body = api.call("POST", f"/api/tournaments/{tournament}/start")
             if status != 201:
@@ -294,17 +349,20 @@ def main() -> None:
                 _status, rounds = api.call("GET", f"/api/tournaments/{tournament}/rounds")
                 tables = rounds[0]["tables"]
                 began = time.monotonic()
+                split.start()
                 last = post_results(port, token, tables, rng)
+                cpu = " / ".join(f"{1000 * c / len(tables):.1f}" for c in split.stop())
                 rate = len(tables) / (last - began)
                 rates.append(rate)
                 if number == args.rounds:  # the last result finishes the tournament itself
-                    print(f"  {number:>5} {rate:>10.0f}   (the last round: the event is over)")
+                    print(f"  {number:>5} {rate:>10.0f} {'(the event is over)':>25}   {cpu}")
                     break
                 seen = wait_for_round(db, tournament, number + 1, args.rounds)
                 waited, task = progression_timing(db)
                 worst.append((seen - last, task))
                 print(
                     f"  {number:>5} {rate:>10.0f} {seen - last:>8.2f} {task:>7.2f} {waited:>8.2f}"
+                    f"   {cpu}"
                 )
         goal = 1.0 if args.players <= 1000 else 3.0
         met = all(w <= goal and w <= t + 1.0 for w, t in worst)

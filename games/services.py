@@ -412,8 +412,12 @@ def game_set_placements(
                 game.finished_at = timezone.now()
             if game.played_at is None:
                 game.played_at = game.finished_at
-            game.created_by = game.created_by or _actor(user)
-            game.save()
+            fields = ["players", "placements", "result_source", "players_confirmed"]
+            fields += ["result_version", "status", "finished_at", "played_at", "updated_at"]
+            if game.created_by_id is None:  # (by id: reading the author is a query)
+                game.created_by = _actor(user)
+                fields.append("created_by")
+            game.save(update_fields=fields)
     return RecordOutcome(game=game, events_added=0, result_changed=changed)
 
 

@@ -17,7 +17,9 @@ Two options (issue 26):
 * ``batch``: a function taking ``payloads`` (a list of payloads, oldest first). A
   delivery then also takes the topic's other pending messages (those no other worker
   holds, up to :data:`BATCH_LIMIT`) and hands them over in one call: 250 results of a
-  round are rated in a few deliveries, not 250 waits for the same lock.
+  round are rated in a few deliveries, not 250 waits for the same lock. While one
+  delivery of such a topic is queued, new messages publish no task of their own
+  (:func:`outbox.services.outbox_publish`): the queued one takes them.
 """
 
 from __future__ import annotations
@@ -60,6 +62,12 @@ def queue_for(topic: str) -> str:
 
     prefix = getattr(settings, "CELERY_QUEUE_PREFIX", "")
     return f"{prefix}{_QUEUES.get(topic, DEFAULT_QUEUE)}"
+
+
+def is_batched(topic: str) -> bool:
+    """Whether ``topic`` has a batch handler (its deliveries take every pending message
+    of the topic, so one queued delivery answers for the messages after it)."""
+    return topic in _BATCHES
 
 
 def batch_handler_for(topic: str) -> Callable[..., Any] | None:

@@ -9,13 +9,22 @@
   the sweep;
 * :func:`outbox_deliver` -- run the topic's handler and mark the message done, in one
   transaction with the message row locked, so two deliveries of one message (a
-  re-published message, a redelivered task) run the handler once;
+  re-published message, a redelivered task) run the handler once; a delivery of a
+  batched topic takes every pending message of the topic that no other delivery holds;
 * :func:`outbox_sweep` -- publish again what is still pending after a while, and
   forget messages done long ago (Celery beat runs it every minute).
 
 Live-page notifications are not outbox messages: they are hints that a page should
 fetch a newer state (see :mod:`outbox.live`), so losing one loses no work, and they
 are published on commit without a database row.
+
+Coalescing (batched topics, issue 26): publishing claims the topic in the cache
+(``cache.add``, atomic) for as long as a delivery task of it is queued; a message whose
+publish finds the claim taken sends no task, since the queued delivery releases the
+claim before it reads the pending messages, so it finds that message committed (the
+claim was seen after the commit). 250 results of a round then cost a few tasks instead
+of 250. A claim whose task is lost expires after :data:`SWEEP_AFTER`, and the sweep
+publishes what waited meanwhile; with the cache unreachable every message publishes.
 """
 
 from __future__ import annotations
@@ -25,11 +34,12 @@ from datetime import timedelta
 from typing import Any
 
 from celery import current_app
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from outbox.handlers import BATCH_LIMIT, batch_handler_for, handler_for, queue_for
+from outbox.handlers import BATCH_LIMIT, batch_handler_for, handler_for, is_batched, queue_for
 from outbox.models import OutboxMessage
 
 logger = logging.getLogger(__name__)
@@ -56,51 +66,96 @@ def outbox_record(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
     return message
 
 
-def outbox_publish(*, message_id: int, topic: str | None = None) -> None:
+def _claim_key(topic: str) -> str:
+    return f"outbox:queued:{topic}"
+
+
+def _claim(topic: str, *, force: bool = False) -> bool:
+    """Claim ``topic``'s queued delivery (see Coalescing above); whether this publish
+    must send the task. Always true for a topic without batches or without a cache,
+    and with ``force`` (the sweep: a claim may be stale, its task lost)."""
+    if not is_batched(topic):
+        return True
+    seconds = int(SWEEP_AFTER.total_seconds())
+    try:
+        if force:
+            cache.set(_claim_key(topic), 1, seconds)
+            return True
+        return bool(cache.add(_claim_key(topic), 1, seconds))
+    except Exception:  # the cache is down: every message publishes
+        return True
+
+
+def _release(topic: str) -> None:
+    """The queued delivery of ``topic`` has started: the next message publishes."""
+    try:
+        cache.delete(_claim_key(topic))
+    except Exception:  # the cache is down: then no claim holds either
+        logger.warning("could not release the outbox claim of %s", topic)
+
+
+def outbox_publish(*, message_id: int, topic: str | None = None, force: bool = False) -> None:
     """Send a message to the delivery task (after commit), on its topic's queue
     (:func:`outbox.handlers.queue_for`; the topic is read from the message when not
-    given). Never raises. The task is found by its name (:data:`DELIVER_TASK`,
-    registered by :mod:`outbox.tasks`, which imports this module), so that the two
-    modules do not import each other."""
+    given), unless a queued delivery of its batched topic will take it (Coalescing
+    above; ``force``: the sweep's publish, sent whatever the claim). Never raises. The
+    task is found by its name (:data:`DELIVER_TASK`, registered by :mod:`outbox.tasks`,
+    which imports this module), so that the two modules do not import each other."""
+    claimed = False
     try:
         deliver = current_app.tasks[DELIVER_TASK]
         if topic is None:
             topic = OutboxMessage.objects.filter(pk=message_id).values_list("topic", flat=True)
             topic = topic.first() or ""
+        claimed = _claim(topic, force=force)
+        if not claimed:
+            return  # the topic's queued delivery takes this message too
         OutboxMessage.objects.filter(pk=message_id).update(published_at=timezone.now())
         # No publish retries: with the broker down the request goes on at once, and the
         # sweep publishes the message again later.
         deliver.apply_async((message_id,), retry=False, queue=queue_for(topic))
     except Exception:  # the change is committed; the sweep publishes the message again
+        if claimed and topic:
+            _release(topic)  # no task is queued: the next message must publish
         logger.exception("could not publish outbox message %s", message_id)
 
 
 def outbox_deliver(*, message_id: int) -> str:
     """Run the message's handler once; ``"done"``, or ``"skipped"`` if already done or
-    gone. A handler that raises leaves the message pending (its error is kept) and the
-    exception propagates to the task."""
+    gone. A batched topic's delivery runs its batch handler on every pending message of
+    the topic that no other delivery holds (the given one included, if still pending),
+    ``"skipped"`` when there is none. A handler that raises leaves the messages pending
+    (the given one keeps the error) and the exception propagates to the task."""
     started = timezone.now()
+    row = OutboxMessage.objects.filter(pk=message_id).values_list("topic", "done_at").first()
+    if row is None:
+        return "skipped"
+    topic, done_at = row
+    batched = is_batched(topic)
+    if batched:
+        _release(topic)  # before reading the pending messages (Coalescing above)
+    elif done_at is not None:
+        return "skipped"
     try:
         with transaction.atomic():
-            message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
-            if message is None or message.done_at is not None:
-                return "skipped"
-            batch = batch_handler_for(message.topic)
-            if batch is None:
-                handler_for(message.topic)(**message.payload)
-                taken = [message.pk]
-            else:
-                # The topic's other pending messages that no other delivery holds.
-                others = list(
+            if batched:
+                # The topic's pending messages that no other delivery holds.
+                held = list(
                     OutboxMessage.objects.select_for_update(skip_locked=True)
-                    .filter(topic=message.topic, done_at__isnull=True)
-                    .exclude(pk=message.pk)
+                    .filter(topic=topic, done_at__isnull=True)
                     .order_by("id")
-                    .values_list("pk", "payload")[: BATCH_LIMIT - 1]
+                    .values_list("pk", "payload")[:BATCH_LIMIT]
                 )
-                held = sorted([(message.pk, message.payload), *others])  # oldest first
-                batch(payloads=[payload for _pk, payload in held])
+                if not held:
+                    return "skipped"
+                batch_handler_for(topic)(payloads=[payload for _pk, payload in held])
                 taken = [pk for pk, _payload in held]
+            else:
+                message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
+                if message is None or message.done_at is not None:
+                    return "skipped"
+                handler_for(topic)(**message.payload)
+                taken = [message.pk]
             OutboxMessage.objects.filter(pk__in=taken).update(
                 attempts=F("attempts") + 1,
                 started_at=started,
@@ -129,5 +184,5 @@ def outbox_sweep(*, now: Any = None, limit: int = 500) -> int:
         .values_list("pk", "topic")[:limit]
     )
     for message_id, topic in stale:
-        outbox_publish(message_id=message_id, topic=topic)
+        outbox_publish(message_id=message_id, topic=topic, force=True)
     return len(stale)

@@ -29,6 +29,7 @@ from tournaments.models import (
     Registration,
     ResultProposal,
     Round,
+    RoundSeating,
     Ruling,
     Season,
     Seat,
@@ -147,6 +148,16 @@ class RegistrationAdmin(SaysWhatChanged):
 class RoundAdmin(SaysWhatChanged):
     list_display = ("tournament", "number", "status")
     list_filter = ("status",)
+
+
+@admin.register(RoundSeating)
+class RoundSeatingAdmin(SaysWhatChanged):
+    """Read it here; it is written by the draw only (``python -m tournaments.seating``
+    on its request gives the round's tables)."""
+
+    list_display = ("round",)
+    raw_id_fields = ("round",)
+    list_select_related = ("round__tournament",)
 
 
 class SeatInline(admin.TabularInline):

@@ -126,7 +126,7 @@ def _game(change: GameChanged, plan: Plan) -> None:
         table = _table_of(change.game_id)
         if table is not None:
             round_id, tournament_id = table
-            round_refresh_status(round_id=round_id)
+            round_refresh_status(round_id=round_id, tournament_id=tournament_id)
             groups.append(tournament_group(tournament_id))
             plan.standings.add(tournament_id)
         outbox_record(topic=RATE_GAME, payload={"game_id": change.game_id})

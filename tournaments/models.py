@@ -425,11 +425,6 @@ class Round(models.Model):
     stage = models.CharField(_("stage"), max_length=16, choices=Stage.choices, default=Stage.SWISS)
     deadline = models.DateTimeField(_("time limit"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: How the round was seated (issue 25): ``method``, ``seed``, ``repeats``,
-    #: ``spread``, ``seat_cost``, ``lower_bound`` and the seating ``request`` (handles as
-    #: ids): ``python -m tournaments.seating`` on it gives the same tables. Empty for
-    #: rounds seated before it was kept.
-    seating = models.JSONField(_("seating"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -441,6 +436,35 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {_('round')} {self.number}"
+
+
+class RoundSeating(models.Model):
+    """How a round was seated (issue 25): ``record`` holds ``method``, ``seed``,
+    ``repeats``, ``spread``, ``seat_cost``, ``lower_bound`` and the seating ``request``
+    (handles as ids): ``python -m tournaments.seating`` on it gives the same tables.
+    No row for rounds seated before it was kept.
+
+    A table of its own rather than a column of :class:`Round`: the request names every
+    player and every pair that has met, so it grows with the event (hundreds of
+    kilobytes at 1,000 players by the last round), and a round is read on every
+    recorded result and every page; kept apart, only the seating's readers pay for it.
+    """
+
+    round = models.OneToOneField(
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="seating_record",
+    )
+    record = models.JSONField(_("seating"), default=dict, blank=True)
+
+    class Meta:
+        verbose_name = _("round seating")
+        verbose_name_plural = _("round seatings")
+
+    def __str__(self) -> str:
+        return str(self.round)
 
 
 class Table(models.Model):

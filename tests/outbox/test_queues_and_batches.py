@@ -120,3 +120,53 @@ def test_a_worker_takes_the_urgent_queue_before_the_backlog(redis_url):
         site_app.set_default()
         client.delete(log, urgent, ordinary)
         client.close()
+
+
+def test_a_queued_rating_delivery_answers_for_the_messages_after_it(monkeypatch):
+    """While a delivery of the batched rating topic is queued, new rating messages send
+    no task of their own; that delivery, once it starts, takes them all; the next
+    message after it sends a task again; the sweep always sends (a claim may be stale);
+    a publish the broker refuses leaves no claim behind."""
+    from celery import current_app
+
+    sent: list[int] = []
+    task = current_app.tasks[services.DELIVER_TASK]
+    monkeypatch.setattr(task, "apply_async", lambda args, **kw: sent.append(args[0]))
+    handles = [PlayerFactory(handle=f"c{i}").handle for i in range(4)]
+
+    def result() -> int:
+        places = {h: i + 1 for i, h in enumerate(handles)}
+        tournament_services.friendly_game_create(kind="tock", placements=places, user=SYSTEM)
+        return OutboxMessage.objects.filter(topic=RATE_GAME).latest("id").pk
+
+    def publish_pending() -> None:  # what each result's commit does
+        for pk in OutboxMessage.objects.filter(topic=RATE_GAME, published_at__isnull=True):
+            services.outbox_publish(message_id=pk.pk, topic=RATE_GAME)
+
+    first = [result() for _ in range(5)]
+    publish_pending()
+    assert sent == [first[0]]  # one task for five messages
+    assert services.outbox_deliver(message_id=first[0]) == "done"
+    assert not OutboxMessage.objects.filter(topic=RATE_GAME, done_at__isnull=True).exists()
+    assert RatingChange.objects.values("game_id").distinct().count() == 5
+
+    later = result()
+    services.outbox_publish(message_id=later, topic=RATE_GAME)
+    assert sent == [first[0], later]  # the queued delivery started: a task again
+    another = result()
+    services.outbox_publish(message_id=another, topic=RATE_GAME)
+    assert sent == [first[0], later]  # ... and it is queued again
+    services.outbox_publish(message_id=another, topic=RATE_GAME, force=True)
+    assert sent == [first[0], later, another]  # the sweep's publish goes out
+
+    def refuse(args, **kw):
+        raise ConnectionError("broker down")
+
+    assert services.outbox_deliver(message_id=later) == "done"  # releases the claim
+    monkeypatch.setattr(task, "apply_async", refuse)
+    refused = result()
+    services.outbox_publish(message_id=refused, topic=RATE_GAME)
+    monkeypatch.setattr(task, "apply_async", lambda args, **kw: sent.append(args[0]))
+    retried = result()
+    services.outbox_publish(message_id=retried, topic=RATE_GAME)
+    assert sent[-1] == retried  # the refused publish left no claim

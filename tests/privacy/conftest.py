@@ -21,7 +21,7 @@ from tests.tournaments.factories import (
     seat_table,
 )
 from tournaments import seating
-from tournaments.models import Player, Role, Tournament
+from tournaments.models import Player, Role, RoundSeating, Tournament
 from tournaments.services.draw import seating_record
 
 #: The player whose data is hidden or erased: names nobody else's text contains.
@@ -89,12 +89,16 @@ def world(db) -> World:
             met={frozenset((everyone[0].pk, everyone[1].pk)): 1},
             seed=number,
         )
-        rnd.seating = seating_record(
-            request,
-            seating.seat_round_explained(request),
-            handle_of={p.pk: p.handle for p in everyone},
+        RoundSeating.objects.update_or_create(
+            round=rnd,
+            defaults={
+                "record": seating_record(
+                    request,
+                    seating.seat_round_explained(request),
+                    handle_of={p.pk: p.handle for p in everyone},
+                )
+            },
         )
-        rnd.save(update_fields=["seating"])
     friendly = game_services.game_create(kind="tock", players=[SECRET_HANDLE, "ann"], user=None)
     game_services.game_attach_log(
         game=friendly,

@@ -11,7 +11,11 @@ from django.core.management import call_command
 from games.models import Game
 from ratings import selectors
 from ratings.models import Rating, RatingChange
-from ratings.services import ratings_recompute, ratings_update_for_game
+from ratings.services import (
+    ratings_recompute,
+    ratings_update_for_game,
+    ratings_update_for_games,
+)
 from tests.tournaments.factories import LeagueFactory, PlayerFactory, TournamentFactory
 from tests.tournaments.helpers import play_round
 from tournaments import services
@@ -166,3 +170,54 @@ def test_a_bulk_recompute_rebuilds_the_indexes_and_gives_the_same_numbers(
             game_finished_at=change.game_finished_at,
             result_version=1,
         )
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_out_of_order_deliveries_recompute_from_the_game_on(seed):
+    """Results delivered one by one in any order or in batches, finish times tied or out
+    of order, results corrected and withdrawn from rating: after each batch of
+    deliveries the ratings and every rating change are exactly what a recompute from
+    scratch gives (the update recomputes only from the earliest game it affects)."""
+    rng = random.Random(seed)
+    league = LeagueFactory(k_factor=24)
+    tournament = TournamentFactory(league=league)
+    people = [PlayerFactory(handle=f"p{i}") for i in range(8)]
+    handles = [p.handle for p in people]
+    base = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    games: list[int] = []
+    outcomes: set[str] = set()
+    for batch in range(6):
+        touched = []
+        for _ in range(rng.randint(2, 6)):
+            seated = rng.sample(handles, rng.choice([2, 3, 4]))
+            game = services.friendly_game_create(
+                kind="tock", placements=_places(seated, rng), user=SYSTEM
+            ).game
+            # finish times collide and run backwards now and then
+            minute = rng.randint(0, 10 * (batch + 1))
+            Game.objects.filter(pk=game.pk).update(finished_at=base + dt.timedelta(minutes=minute))
+            games.append(game.pk)
+            touched.append(game.pk)
+        for pk in rng.sample(games, min(2, len(games))):  # corrections of earlier results
+            game = Game.objects.get(pk=pk)
+            game_correct_placements(
+                game=game, placements=_places(list(game.placements), rng), note="n", user=SYSTEM
+            )
+            touched.append(pk)
+        if batch == 3:  # a tournament game whose league stops rating unverified results
+            rnd = play_round(tournament, 1, [[(people[0], 1), (people[1], 2), (people[2], 3)]])
+            tgame = rnd.tables.get().game.pk
+            assert ratings_update_for_game(game_id=tgame) in ("incremental", "recomputed")
+            league.rate_unverified = False
+            league.save()
+            touched.append(tgame)
+        if batch % 2:  # one by one, in any order
+            for pk in rng.sample(touched, len(touched)):
+                outcomes.add(ratings_update_for_game(game_id=pk))
+        else:  # the outbox's batched delivery
+            counts = ratings_update_for_games(payloads=[{"game_id": pk} for pk in touched])
+            outcomes |= set(counts)
+        snap = _snapshot()
+        ratings_recompute(kind="tock")
+        assert _snapshot() == snap, batch
+    assert {"incremental", "recomputed"} <= outcomes

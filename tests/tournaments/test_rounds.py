@@ -305,9 +305,9 @@ def test_concurrent_last_results_finish_the_round(requires_postgres, tournament,
         barrier = threading.Barrier(len(games), timeout=20)
         refresh = services.round_refresh_status
 
-        def refresh_together(*, round_id, barrier=barrier, refresh=refresh):
+        def refresh_together(*, round_id, tournament_id=None, barrier=barrier, refresh=refresh):
             barrier.wait()
-            return refresh(round_id=round_id)
+            return refresh(round_id=round_id, tournament_id=tournament_id)
 
         monkeypatch.setattr(effects, "round_refresh_status", refresh_together)
         results = _together(

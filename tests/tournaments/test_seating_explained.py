@@ -139,7 +139,8 @@ def test_the_leaders_share_the_top_table_in_the_last_round(club):
     league, _organizer, org, commit = club
     tid = _event(org, league, commit, rounds=3, top_table_final=True, rng_seed=4)
     last = Round.objects.get(tournament_id=tid, number=3)
-    order = [p["id"] for p in last.seating["request"]["players"]]
-    assert last.seating["request"]["top_table"] is True
+    request = last.seating_record.record["request"]
+    order = [p["id"] for p in request["players"]]
+    assert request["top_table"] is True
     first_table = last.tables.get(number=1)
     assert {s.player.handle for s in first_table.seats.all()} == set(order[:4])

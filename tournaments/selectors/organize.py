@@ -32,7 +32,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors.audit_text import audit_names, audit_sentence
-from tournaments.selectors.seating import seating_sentence
+from tournaments.selectors.seating import round_seating_record, seating_sentence
 
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
@@ -221,7 +221,7 @@ def organize_round_panel(*, round: Round) -> RoundPanel:
         done=done,
         total=len(tables),
         untouched=untouched,
-        seating=seating_sentence(round.seating),
+        seating=seating_sentence(round_seating_record(rnd=round)),
     )
 
 

@@ -1,5 +1,5 @@
 """How a round was seated (issue 25), as its viewer may see it: the stored method, seed,
-repeats, spread, seat cost, lower bound and request (``Round.seating``, written by
+repeats, spread, seat cost, lower bound and request (:class:`RoundSeating`, written by
 :func:`tournaments.services.draw.seating_record`), hidden players' handles masked in the
 request for whoever may not see them, and the same in words for the organizer."""
 
@@ -11,16 +11,23 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tournaments.models import Player, Round
+from tournaments.models import Player, Round, RoundSeating
 from tournaments.seating import SeatingRequest
 from tournaments.selectors.privacy import Masker, hidden_handle
+
+
+def round_seating_record(*, rnd: Round | int) -> dict[str, Any]:
+    """What ``rnd`` keeps of its seating (:class:`RoundSeating`), ``{}`` when nothing was
+    kept. 1 query."""
+    found = RoundSeating.objects.filter(round=rnd).values_list("record", flat=True).first()
+    return found or {}
 
 
 def round_seating(*, rnd: Round, user: Any) -> dict[str, Any]:
     """``{"method", "seed", "repeats", "spread", "seat_cost", "lower_bound", "request"}``
     (each ``None`` for a round seated before this was kept). 1 query, plus the viewer's
     rights when the request names a hidden player."""
-    stored = dict(rnd.seating or {})
+    stored = dict(round_seating_record(rnd=rnd))
     request = stored.get("request")
     if request:
         handles = {p["id"] for p in request.get("players", [])}

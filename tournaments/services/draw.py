@@ -37,6 +37,7 @@ from tournaments.models import (
     Player,
     Registration,
     Round,
+    RoundSeating,
     Seat,
     Seeding,
     Stage,
@@ -325,8 +326,12 @@ def seat_tables(
             cannot_seat_message(tournament, len(players), sizes or [tournament.table_size])
         ) from exc
     tables = outcome.tables
-    rnd.seating = seating_record(request, outcome, handle_of={p.pk: p.handle for p in order})
-    rnd.save(update_fields=["seating"])
+    RoundSeating.objects.update_or_create(
+        round=rnd,
+        defaults={
+            "record": seating_record(request, outcome, handle_of={p.pk: p.handle for p in order})
+        },
+    )
     groups = [[by_id[pk] for pk in table] for table in tables]
     games = recording.games_create(
         kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
@@ -349,7 +354,7 @@ def seat_tables(
 def seating_record(
     request: seating.SeatingRequest, outcome: seating.SeatingOutcome, *, handle_of: dict
 ) -> dict[str, Any]:
-    """What a round keeps of its seating (``Round.seating``): the method, seed and what
+    """What a round keeps of its seating (:class:`RoundSeating`): the method, seed and what
     it achieved, and the request with handles for ids, which ``python -m
     tournaments.seating`` seats again into the same tables (ids are labels only)."""
     data = seating.SeatingRequest.relabel_json(request.to_json(), handle_of)

@@ -28,7 +28,7 @@ from games.kinds import reserved_names
 from games.models import Game, GameEvent
 from outbox.changes import PlayerChanged, change_recorded
 from tournaments.errors import InvalidState, NotFound
-from tournaments.models import Player, Round, Seat
+from tournaments.models import Player, RoundSeating, Seat
 from tournaments.permissions import (
     ensure_can_erase_player,
     ensure_can_hide_player,
@@ -143,12 +143,13 @@ def _scrub_admin_log(*, old_texts: list[str], new: str) -> int:
 
 def _rename_in_seatings(*, player: Player, old: str, new: str) -> None:
     """``old`` -> ``new`` in the stored seating request of every round ``player`` sat in."""
-    for rnd in Round.objects.filter(tables__seats__player=player).distinct():
-        request = (rnd.seating or {}).get("request")
+    kept = RoundSeating.objects.filter(round__tables__seats__player=player).distinct()
+    for seating in kept:
+        request = (seating.record or {}).get("request")
         if not request:
             continue
-        rnd.seating["request"] = SeatingRequest.relabel_json(request, {old: new})
-        rnd.save(update_fields=["seating"])
+        seating.record["request"] = SeatingRequest.relabel_json(request, {old: new})
+        seating.save(update_fields=["record"])
 
 
 def player_erase(*, player: Player | int | str, user: Any) -> Player:
@@ -165,7 +166,7 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
        (``Player.user = None``; the account itself is not deleted);
     3. the old names are replaced in the admin's history (``LogEntry.object_repr``),
        and the old handle in the seating requests kept by the rounds they sat in
-       (``Round.seating``: the handles are labels there, so each still seats again
+       (:class:`RoundSeating`: the handles are labels there, so each still seats again
        into the same tables).
 
     Ratings, rating changes, registrations and seats point at the player by id and need

@@ -117,11 +117,15 @@ _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
 def _lock_tournament(tournament_id: int) -> Tournament:
-    return Tournament.objects.select_for_update().select_related("league").get(pk=tournament_id)
+    # The tournament's row only (``of``): its league is read, not locked, so results of
+    # the league's other events do not wait for this one's.
+    locked = Tournament.objects.select_for_update(of=("self",)).select_related("league")
+    return locked.get(pk=tournament_id)
 
 
-def _lock_round(round_id: int) -> tuple[Tournament, Round]:
-    tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
+def _lock_round(round_id: int, tournament_id: int | None = None) -> tuple[Tournament, Round]:
+    if tournament_id is None:
+        tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
     tournament = _lock_tournament(tournament_id)  # tournament first, then the round
     rnd = Round.objects.select_for_update().get(pk=round_id)
     rnd.tournament = tournament
@@ -267,7 +271,7 @@ def _refresh(tournament: Tournament, rnd: Round, user: Any) -> bool:
     return finished_now
 
 
-def round_refresh_status(*, round_id: int) -> Round:
+def round_refresh_status(*, round_id: int, tournament_id: int | None = None) -> Round:
     """Finish a round whose tables are all done (a result, or closed without one), and
     the tournament after its final round (the last Swiss round of a Swiss event, the
     final table of an elimination). Idempotent: nothing changes when there is nothing to
@@ -276,9 +280,10 @@ def round_refresh_status(*, round_id: int) -> Round:
 
     A round it finishes, of a running tournament with automatic progression, also
     records the outbox message :data:`ROUND_PROGRESS`, so that what comes next is seated
-    after commit (a Celery task; the sweep finishes a lost one)."""
+    after commit (a Celery task; the sweep finishes a lost one). ``tournament_id``: the
+    round's tournament when the caller knows it (a query less)."""
     with transaction.atomic():
-        tournament, rnd = _lock_round(round_id)
+        tournament, rnd = _lock_round(round_id, tournament_id)
         if (
             _refresh(tournament, rnd, SYSTEM)
             and tournament.status == TournamentStatus.RUNNING

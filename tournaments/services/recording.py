@@ -58,7 +58,7 @@ from games.selectors import game_get, game_withdrawals
 from games.services import RecordOutcome
 from outbox.changes import GameChanged, RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Ruling
+from tournaments.models import Player, Round, Ruling
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
@@ -163,10 +163,27 @@ def _write(
 
 
 def _recordable(*, game: Game | int | str, user: Any) -> Game:
-    """The game, once the user's role lets them record its result (else NotAllowed)."""
-    game = _resolve(game)
+    """The game with its table (:func:`_resolve_with_table`), once the user's role lets
+    them record its result (else NotAllowed)."""
+    game = _resolve_with_table(game)
     ensure_can_record_game(user=user, game=game)
     return game
+
+
+def _keep_table(*, outcome: RecordOutcome, game: Game) -> None:
+    """Keep the table read before the write on the game the write returns, for the
+    answer (:func:`~tournaments.selectors.games.table_for_game`): where a game is played
+    does not change with its result, but its round's and tournament's statuses may (the
+    last result finishes them), so those two are read again: 1 query instead of the
+    table and its seats."""
+    table = table_for_game(game=game)
+    if table is not None and outcome.result_changed:
+        table.round.status, table.round.tournament.status = (
+            Round.objects.filter(pk=table.round_id)
+            .values_list("status", "tournament__status")
+            .get()
+        )
+    remember_table(game=outcome.game, table=table)
 
 
 def _resolve_with_table(game: Game | int | str) -> Game:
@@ -241,8 +258,7 @@ def game_record_event(
         within=within,
         decision=decision,
     )
-    if not outcome.result_changed:  # the table did not change (its round may have)
-        remember_table(game=outcome.game, table=table_for_game(game=game))
+    _keep_table(outcome=outcome, game=game)
     return outcome
 
 
@@ -308,8 +324,9 @@ def game_record_placements(
     page, with a note (:func:`tournaments.services.rulings.result_correction_record`).
     ``confirmed_by_players``: the table's players agreed on them (a players' report,
     :mod:`tournaments.services.reports`)."""
-    return _write(
-        game=_recordable(game=game, user=user),
+    game = _recordable(game=game, user=user)
+    outcome = _write(
+        game=game,
         user=user,
         events=[],
         write=lambda g: game_services.game_set_placements(
@@ -317,6 +334,8 @@ def game_record_placements(
         ),
         within=within,
     )
+    _keep_table(outcome=outcome, game=game)
+    return outcome
 
 
 def game_correct_placements(
