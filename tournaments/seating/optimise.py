@@ -95,6 +95,7 @@ take a position at the least cost gets it).
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -426,12 +427,7 @@ def _position_costs(order: Sequence[int], seats: Sequence[Sequence[int]]) -> lis
     there more often than in their least-used position at this table (a gap of 2 would
     open), plus the times they sat there."""
     k = len(order)
-    rows = []
-    for p in order:
-        counts = [(seats[p][pos] if pos < len(seats[p]) else 0) for pos in range(k)]
-        least = min(counts)
-        rows.append([c + (_OVERUSE if c > least else 0) for c in counts])
-    return rows
+    return [list(_cost_row(seats[p], k)) for p in order]
 
 
 def _least_assignment(cost: list[list[int]]) -> tuple[list[int], int]:
@@ -465,7 +461,21 @@ def _least_assignment(cost: list[list[int]]) -> tuple[list[int], int]:
 def table_gaps(table: Sequence[int], seats: Sequence[Sequence[int]]) -> int:
     """The fewest players of ``table`` who must take a position they have used more
     often than their least-used one (each such player's seats end 2 apart)."""
-    _rows, cost = _least_assignment(_position_costs(table, seats))
+    # The answer depends only on the players' rows of costs, in any order: the seat
+    # polish asks it thousands of times a round about the same few shapes of rows.
+    return _gaps_of_rows(tuple(sorted(map(tuple, _position_costs(table, seats)))))
+
+
+def _cost_row(seats: Sequence[int], k: int) -> tuple[int, ...]:
+    """One player's row of :func:`_position_costs` at a table of ``k``."""
+    counts = [(seats[pos] if pos < len(seats) else 0) for pos in range(k)]
+    least = min(counts)
+    return tuple(c + (_OVERUSE if c > least else 0) for c in counts)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _gaps_of_rows(rows: tuple[tuple[int, ...], ...]) -> int:
+    _order, cost = _least_assignment([list(r) for r in rows])
     return cost // _OVERUSE
 
 
@@ -511,13 +521,27 @@ class _SeatPolish:
     def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
         self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
         self.tables = [list(t) for t in groups]
-        self.gaps = [table_gaps(t, self.seats) for t in self.tables]
+        self.rows: dict[tuple[int, int], tuple[int, ...]] = {}  # (player, size) -> costs
+        self.gaps = [self.table_gaps(t) for t in self.tables]
         self.with_points: dict[float, set[int]] = {}
         for i, t in enumerate(self.tables):
             for p in t:
                 self.with_points.setdefault(self.pts[p], set()).add(i)
         self.max_evals = max_evals
         self.evals = 0
+
+    def table_gaps(self, table: list[int]) -> int:
+        """:func:`table_gaps`, each player's row of costs computed once (the seat
+        counts do not change while the tables are polished)."""
+        k, rows = len(table), self.rows
+        key = []
+        for p in table:
+            row = rows.get((p, k))
+            if row is None:
+                row = rows[p, k] = _cost_row(self.seats[p], k)
+            key.append(row)
+        key.sort()
+        return _gaps_of_rows(tuple(key))
 
     def mend(self, i: int) -> bool:
         """The first swap of a player of table ``i`` that mends gaps, made; whether one
@@ -548,7 +572,7 @@ class _SeatPolish:
             return False
         ni = [b if x == a else x for x in ti]
         nj = [a if x == b else x for x in tj]
-        gi, gj = table_gaps(ni, self.seats), table_gaps(nj, self.seats)
+        gi, gj = self.table_gaps(ni), self.table_gaps(nj)
         if gi + gj >= self.gaps[i] + self.gaps[j]:
             return False
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj

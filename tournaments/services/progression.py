@@ -282,7 +282,9 @@ def round_refresh_status(*, round_id: int, tournament_id: int | None = None) -> 
     records the outbox message :data:`ROUND_PROGRESS`, so that what comes next is seated
     after commit (a Celery task; the sweep finishes a lost one). ``tournament_id``: the
     round's tournament when the caller knows it (a query less)."""
-    with transaction.atomic():
+    # No savepoint: it runs in the result's transaction, and anything it raises ends
+    # that transaction anyway.
+    with transaction.atomic(savepoint=False):
         tournament, rnd = _lock_round(round_id, tournament_id)
         if (
             _refresh(tournament, rnd, SYSTEM)
