@@ -32,7 +32,11 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors.audit_text import audit_names, audit_sentence
-from tournaments.selectors.seating import round_seating_record, seating_sentence
+from tournaments.selectors.seating import (
+    round_seating_record,
+    seating_sentence,
+    with_seating_summary,
+)
 
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
@@ -221,7 +225,11 @@ def organize_round_panel(*, round: Round) -> RoundPanel:
         done=done,
         total=len(tables),
         untouched=untouched,
-        seating=seating_sentence(round_seating_record(rnd=round)),
+        seating=seating_sentence(
+            round.seating_summary
+            if hasattr(round, "seating_summary")  # read with the round: a query less
+            else round_seating_record(rnd=round)
+        ),
     )
 
 
@@ -234,7 +242,8 @@ def organize_dashboard(*, tournament: Tournament) -> Dashboard:
         .select_related("player")
         .order_by("player__display_name", "player__handle")
     )
-    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    rounds = with_seating_summary(Round.objects.filter(tournament=tournament))
+    last = rounds.order_by("-number").first()
     panel = organize_round_panel(round=last) if last is not None else None
     pending: set[str] = set()
     if panel is not None and last.status == RoundStatus.RUNNING:

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import JSONObject
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -21,6 +24,18 @@ def round_seating_record(*, rnd: Round | int) -> dict[str, Any]:
     kept. 1 query."""
     found = RoundSeating.objects.filter(round=rnd).values_list("record", flat=True).first()
     return found or {}
+
+
+#: What :func:`seating_sentence` reads of a kept seating (not its request, which names
+#: every player and every pair that has met).
+SENTENCE_KEYS = ("method", "repeats", "lower_bound", "spread")
+
+
+def with_seating_summary(rounds: QuerySet[Round]) -> QuerySet[Round]:
+    """``rounds``, each with ``seating_summary``: the :data:`SENTENCE_KEYS` of its kept
+    seating (``None`` values when it kept none), read in the same query."""
+    keys = {k: KeyTransform(k, "seating_record__record") for k in SENTENCE_KEYS}
+    return rounds.annotate(seating_summary=JSONObject(**keys))
 
 
 def round_seating(*, rnd: Round, user: Any) -> dict[str, Any]:
