@@ -11,18 +11,20 @@ count does not depend on the number of players.
 from __future__ import annotations
 
 import functools
+import html
 import unicodedata
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.template.defaultfilters import floatformat
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from games.models import OVER_STATUSES
+from games.models import OVER_STATUSES, GameStatus
 from tournaments.models import Round, Tournament, TournamentFormat, TournamentStatus
 from tournaments.selectors.standings import StandingRow
-from tournaments.selectors.tournaments import SeatFinderRow
+from tournaments.selectors.tournaments import SeatFinderRow, TableRow
 from tournaments.templatetags.tock_web import get_item
 from tournaments.templatetags.tock_web import points as points_text
 
@@ -59,12 +61,12 @@ def fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
-@dataclass(frozen=True)
-class SeatMatch:
+class SeatMatch(NamedTuple):
     """One row of the find-my-table list: where a player sits, the text a search
     matches against (folded display name and handle, as the visitor sees them, so a
     hidden player is found only under the neutral name), whether it matches and the
-    translated "Table T · seat S" (translated once per page, not once per row)."""
+    translated "Table T · seat S" (translated once per page, not once per row). A named
+    tuple: a big round makes a thousand per page."""
 
     row: SeatFinderRow
     search: str
@@ -93,10 +95,7 @@ def seat_search(*, rows: list[SeatFinderRow], query: str) -> SeatSearch:
         search = fold(f"{row.display_name} {row.handle}")
         matched.append(
             SeatMatch(
-                row=row,
-                search=search,
-                shown=wanted in search,
-                where=where % {"table": row.table, "seat": row.position},
+                row, search, wanted in search, where % {"table": row.table, "seat": row.position}
             )
         )
     return SeatSearch(
@@ -168,16 +167,70 @@ def seat_rows_html(*, search: SeatSearch, game_prefix: str) -> SafeString:
     dominated the page. Markup (kept in step with ``static/js/find-table.js`` and the
     browser tests): ``<li data-search="folded name handle" [hidden]><span
     class="who">Name</span> <a class="where" href="/games/ID/">Table T · seat S</a></li>``.
-    Every text is escaped."""
+    Every text is escaped (``html.escape``, as Django's ``escape`` does, without its
+    lazy-text wrapper: three calls per row)."""
+    prefix = html.escape(game_prefix)
     parts = []
-    for match in search.rows:
-        row = match.row
+    for row, text, shown, where in search.rows:
         parts.append(
-            f'<li data-search="{escape(match.search)}"{"" if match.shown else " hidden"}>'
-            f'<span class="who">{escape(row.display_name)}</span> '
-            f'<a class="where" href="{escape(game_prefix)}{int(row.game_id)}/">'
-            f"{escape(match.where)}</a></li>"
+            f'<li data-search="{html.escape(text)}"{"" if shown else " hidden"}>'
+            f'<span class="who">{html.escape(row.display_name)}</span> '
+            f'<a class="where" href="{prefix}{int(row.game_id)}/">{html.escape(where)}</a></li>'
         )
+    return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
+
+
+def _slot(message: str, translated: str, name: str) -> str:
+    # A translated label with "%s" where its value goes, as the template's
+    # ``{% blocktranslate asvar ... with name="%s" %}`` made it (the untranslated text
+    # when a translation lacks the placeholder, as blocktranslate falls back).
+    try:
+        return translated % {name: "%s"}
+    except (KeyError, ValueError):
+        return message % {name: "%s"}
+
+
+def tables_html(*, tables: list[TableRow], game_prefix: str, player_prefix: str) -> SafeString:
+    """The shown round's table cards as HTML, built here rather than in the template (as
+    :func:`seat_rows_html`; ``?tables=all`` of a big round has 250 cards and 1,000
+    seats). Markup: per table ``<li class="card">`` with its title linking to the game,
+    the game's status badge, the verified/unverified badge of its result, and an
+    ``<ol class="seats">`` of its players (a hidden one unlinked) with their place;
+    each card followed by the template's line break. Every text is escaped."""
+    table_label = _slot("Table %(number)s", gettext("Table %(number)s"), "number")
+    place_label = _slot("#%(place)s", gettext("#%(place)s"), "place")
+    badges = {
+        "log": f' <span class="badge verified" title="'
+        f'{html.escape(gettext("Result derived from the event log"))}">'
+        f"{html.escape(gettext('verified'))}</span>",
+        "placements": f' <span class="badge unverified" title="'
+        f'{html.escape(gettext("Placements only, no event log"))}">'
+        f"{html.escape(gettext('unverified'))}</span>",
+    }
+    status_labels = {value: html.escape(str(label)) for value, label in GameStatus.choices}
+    games, players = html.escape(game_prefix), html.escape(player_prefix)
+    parts = []
+    for number, game_id, status, source, seats in tables:
+        status_text = html.escape(str(status))
+        parts.append(
+            f'<li class="card"><a class="card-title" href="{games}{game_id}/">'
+            f"{table_label.replace('%s', str(number), 1)}</a> "
+            f'<span class="badge status-{status_text}">{status_labels.get(status, status_text)}'
+            f'</span>{badges.get(source, "")}<ol class="seats">'
+        )
+        for handle, name, masked, place in seats:
+            name = html.escape(name)
+            parts.append(
+                f'<li><span class="muted">{name}</span>'
+                if masked
+                else f'<li><a href="{players}{html.escape(handle)}/">{name}</a>'
+            )
+            if place:
+                place = html.escape(str(place))
+                label = place_label.replace("%s", place, 1)
+                parts.append(f' <span class="place place-{place}">{label}</span>')
+            parts.append("</li>")
+        parts.append("</ol></li>\n          ")
     return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
 
 
@@ -280,5 +333,6 @@ __all__ = [
     "standings_provisional",
     "standings_rows_html",
     "standings_show_stage",
+    "tables_html",
     "tournament_podium",
 ]
