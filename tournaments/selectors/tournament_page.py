@@ -64,8 +64,8 @@ def fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
-#: ``html.escape`` memoised: a big event's page escapes the same thousand names and
-#: search texts on every visit (bounded, as :func:`fold`).
+#: ``html.escape`` memoised: a big event's page escapes the same thousands of names,
+#: search texts and places on every visit (bounded, as :func:`fold`).
 escape_name = functools.lru_cache(maxsize=8192)(html.escape)
 
 #: ``Decimal`` exponents for 0, 1 and 2 decimal places.
@@ -200,14 +200,15 @@ def seat_rows_html(*, search: SeatSearch, game_prefix: str) -> SafeString:
     browser tests): ``<li data-search="folded name handle" [hidden]><span
     class="who">Name</span> <a class="where" href="/games/ID/">Table T · seat S</a></li>``.
     Every text is escaped (``html.escape``, as Django's ``escape`` does, without its
-    lazy-text wrapper, and the names and search texts memoised: :data:`escape_name`)."""
+    lazy-text wrapper, and memoised: :data:`escape_name`; a round's names, search texts
+    and places are the same on every visit)."""
     prefix = html.escape(game_prefix)
     parts = []
     for row, text, shown, where in search.rows:
         parts.append(
             f'<li data-search="{escape_name(text)}"{"" if shown else " hidden"}>'
             f'<span class="who">{escape_name(row.display_name)}</span> '
-            f'<a class="where" href="{prefix}{int(row.game_id)}/">{html.escape(where)}</a></li>'
+            f'<a class="where" href="{prefix}{int(row.game_id)}/">{escape_name(where)}</a></li>'
         )
     return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
 
