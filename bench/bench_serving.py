@@ -341,6 +341,24 @@ def group_cpu_seconds(pgid: int) -> float:
     return total / ticks
 
 
+def group_peak_memory_mb(pgid: int) -> float:
+    """The peak resident memory (``VmHWM``) of the largest live process in process group
+    ``pgid``, in MB (Linux): a worker of ``make serve``, daphne's one process."""
+    peak = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+            if int(fields[2]) != pgid:
+                continue
+            status = (stat.parent / "status").read_text()
+        except OSError:
+            continue  # the process ended meanwhile
+        for line in status.splitlines():
+            if line.startswith("VmHWM:"):
+                peak = max(peak, int(line.split()[1]))
+    return peak / 1024
+
+
 # --- load client ---------------------------------------------------------------------------
 
 

@@ -22,7 +22,10 @@ p99, bytes and errors for:
   32 scorekeepers at once, each on their own games (a simulated TOCK log, one event per
   request, an Idempotency-Key each); the reference is the recording service alone
   (``game_record_event`` in one process, no HTTP) on the same database;
-* the peak number of PostgreSQL connections of each setup.
+* the peak number of PostgreSQL connections of each setup;
+* the peak resident memory of each setup's largest process (a ``make serve`` worker)
+  once the pages are loaded (with the page cache off, a worker rendering uncached
+  pages: ``bench/bench_page.py`` measures the same in one process).
 
 PostgreSQL: ``DATABASE_URL`` must name one (a private ``tock_bench_<pid>`` database is
 created beside it and dropped, or ``BENCH_DATABASE`` names one to use: emptied first,
@@ -257,6 +260,11 @@ def main() -> None:
                         results[name][label] = serving.page_load(
                             port, pgid, path, args.connections, args.seconds
                         )
+                # After the pages, before the appends: what rendering them took.
+                memory = {
+                    name: serving.group_peak_memory_mb(pgid)
+                    for name, (_port, pgid) in servers.items()
+                }
                 for level in APPEND_LEVELS:
                     label = f"appends, {level} scorekeeper{'s' if level > 1 else ''}"
                     paths[label] = "POST /api/games/<id>/events"
@@ -266,6 +274,10 @@ def main() -> None:
                         results[name][label] = appends(port, pgid, mine, data["log"], args.seconds)
                 peaks = {name: watch.peak for name, watch in watches.items()}
             serving.report(results, peaks, paths, backend, args)
+            print(
+                "peak resident memory of the largest process (a worker) after the pages: "
+                + ", ".join(f"{name} {mb:.0f} MB" for name, mb in memory.items())
+            )
             if writers:
                 alone = run_django(
                     SERVICE_ALONE, database_url, str(args.seconds), ",".join(HANDLES)

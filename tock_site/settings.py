@@ -80,7 +80,9 @@ ASGI_APPLICATION = "tock_site.asgi.application"
 
 TEMPLATES = [
     {
-        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        # Django's, freeing each render's context at once (see the module).
+        "BACKEND": "tock_site.template_backend.DjangoTemplates",
+        "NAME": "django",  # the alias Django's own backend has
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {

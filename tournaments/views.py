@@ -61,6 +61,7 @@ from tournaments.selectors.tournament_page import (
     seat_search,
     standings_rows_html,
     standings_show_stage,
+    tables_html,
     tournament_podium,
 )
 
@@ -203,6 +204,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "current_round": current_round,
             "shown_round": shown_round,
             "shown_tables": shown_tables,
+            "tables_html": tables_html(
+                tables=shown_tables, game_prefix=game_prefix, player_prefix=player_prefix
+            ),
             "tables_more": tables_count - len(shown_tables),
             "tables_count": tables_count,
             "seat_finder": seats,

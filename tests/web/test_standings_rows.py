@@ -4,10 +4,15 @@ the tournament uses, numbers as the template's filters print them."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
+from django.template.defaultfilters import floatformat
 from django.utils import translation
+from django.utils.formats import get_format
 
 from tournaments.selectors.standings import StandingRow
-from tournaments.selectors.tournament_page import standings_rows_html
+from tournaments.selectors.tournament_page import fixed, standings_rows_html
 
 
 def _rows() -> list[StandingRow]:
@@ -83,3 +88,18 @@ def test_only_the_columns_in_use_and_numbers_in_the_language():
     assert "4,13" in html  # German decimal comma, as |floatformat prints it
     assert "stage-" not in html and "prov" not in html and "1524" not in html
     assert html.count("<td") == 5  # rank, points, Opp. avg., games, round 1
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_numbers_are_printed_as_the_floatformat_filter_prints_them(language):
+    rng = random.Random(26)
+    values = [0, 0.0, 1, 0.005, 0.015, 2.675, 4.125, 1523.5, 1524.5, 99.95, 1e-9, 12345678.9]
+    values += [rng.uniform(0, 10) for _ in range(300)] + [
+        rng.uniform(800, 2500) for _ in range(300)
+    ]
+    values += [round(rng.uniform(0, 10), 3) for _ in range(300)] + [-1.25, float("nan"), "7"]
+    with translation.override(language):
+        separator = get_format("DECIMAL_SEPARATOR")
+        for value in values:
+            for places in (0, 1, 2):
+                assert fixed(value, places, separator) == floatformat(value, places), value

@@ -50,12 +50,32 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"detail": _("No such API endpoint."), "code": "not_found"}, status=404)
 
 
+def _let_go(response: Response) -> None:
+    """Once a response is rendered, break the reference cycles DRF leaves around it (the
+    view keeps the response, the response's renderer context keeps the view and the
+    response itself): with them, its data and its rendered bytes (a 1,000-player
+    standings: some 2 MB) outlived the request until the cyclic collector ran, which
+    the web processes do rarely (``tock_site/serve.py``), and a worker answering such
+    requests in its threads grew by hundreds of MB (``bench/bench_page.py``)."""
+    view = (response.renderer_context or {}).get("view")
+    if view is not None and view.__dict__.get("response") is response:
+        del view.response
+    response.renderer_context = {}
+
+
 class ApiView(APIView):
     """Token first (so that anonymous callers get 401 with ``WWW-Authenticate: Token``),
-    then the browser session (which enforces CSRF on writes)."""
+    then the browser session (which enforces CSRF on writes). A rendered response is
+    let go of at once (:func:`_let_go`)."""
 
     authentication_classes = [TokenAuthentication, SessionAuthentication]
     parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+
+    def finalize_response(self, request: Request, response: Any, *args: Any, **kwargs: Any) -> Any:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if isinstance(response, Response):
+            response.add_post_render_callback(_let_go)
+        return response
 
 
 def _paginated(serializer_class: type[serializers.Serializer], name: str) -> Any:

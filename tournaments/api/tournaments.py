@@ -158,7 +158,11 @@ class TournamentStandingsApi(ApiView):
         tournament = tournament_get_visible(tournament_id=tournament_id, user=request.user)
         # Cached until something of the tournament changes (big events: see the module).
         rows = tournament_standings_cached(tournament=tournament, user=request.user)
-        return Response(StandingRowSerializer(rows, many=True).data)
+        # What StandingRowSerializer(rows, many=True).data holds, as a plain list: that
+        # one (a ReturnList) points back at its serializer, a reference cycle keeping
+        # every row and dict of a big event alive after the answer (see ``_let_go``).
+        row = StandingRowSerializer()
+        return Response([row.to_representation(r) for r in rows])
 
 
 class TournamentFinishApi(ApiView):

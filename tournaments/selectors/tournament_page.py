@@ -11,18 +11,23 @@ count does not depend on the number of players.
 from __future__ import annotations
 
 import functools
+import html
 import unicodedata
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.template.defaultfilters import floatformat
+from django.utils.formats import get_format
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from games.models import OVER_STATUSES
+from games.models import OVER_STATUSES, GameStatus
 from tournaments.models import Round, Tournament, TournamentFormat, TournamentStatus
 from tournaments.selectors.standings import StandingRow
-from tournaments.selectors.tournaments import SeatFinderRow
+from tournaments.selectors.tournaments import SeatFinderRow, TableRow
 from tournaments.templatetags.tock_web import get_item
 from tournaments.templatetags.tock_web import points as points_text
 
@@ -59,12 +64,41 @@ def fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
-@dataclass(frozen=True)
-class SeatMatch:
+#: ``html.escape`` memoised: a big event's page escapes the same thousands of names,
+#: search texts and places on every visit (bounded, as :func:`fold`).
+escape_name = functools.lru_cache(maxsize=8192)(html.escape)
+
+#: ``Decimal`` exponents for 0, 1 and 2 decimal places.
+_PLACES = {n: Decimal(1).scaleb(-n) for n in range(3)}
+#: Largest number :func:`fixed` formats itself (beyond it, Django's filter).
+_FIXED_MAX = 1e15
+
+
+def fixed(value: Any, places: int, decimal_separator: str) -> str:
+    """``value|floatformat:places`` (0 to 2 places) as the template filter prints it in
+    the active language, whose decimal separator the caller read once (``get_format``):
+    rounded half up from the number's shortest repr, no grouping. The filter itself
+    costs some 20 microseconds (a ``Decimal``, then a localised ``number_format`` that
+    looks the language's formats up again); the standings print two or three numbers a
+    row. Negative numbers, non-finite ones, grouping (``USE_THOUSAND_SEPARATOR``) and
+    anything but a float or an int go through the filter."""
+    if (
+        type(value) not in (float, int)
+        or not 0 <= value < _FIXED_MAX
+        or places not in _PLACES
+        or settings.USE_THOUSAND_SEPARATOR
+    ):
+        return floatformat(value, places)
+    text = str(Decimal(str(value)).quantize(_PLACES[places], ROUND_HALF_UP))
+    return text.replace(".", decimal_separator) if places else text
+
+
+class SeatMatch(NamedTuple):
     """One row of the find-my-table list: where a player sits, the text a search
     matches against (folded display name and handle, as the visitor sees them, so a
     hidden player is found only under the neutral name), whether it matches and the
-    translated "Table T · seat S" (translated once per page, not once per row)."""
+    translated "Table T · seat S" (translated once per page, not once per row). A named
+    tuple: a big round makes a thousand per page."""
 
     row: SeatFinderRow
     search: str
@@ -93,10 +127,7 @@ def seat_search(*, rows: list[SeatFinderRow], query: str) -> SeatSearch:
         search = fold(f"{row.display_name} {row.handle}")
         matched.append(
             SeatMatch(
-                row=row,
-                search=search,
-                shown=wanted in search,
-                where=where % {"table": row.table, "seat": row.position},
+                row, search, wanted in search, where % {"table": row.table, "seat": row.position}
             )
         )
     return SeatSearch(
@@ -168,16 +199,71 @@ def seat_rows_html(*, search: SeatSearch, game_prefix: str) -> SafeString:
     dominated the page. Markup (kept in step with ``static/js/find-table.js`` and the
     browser tests): ``<li data-search="folded name handle" [hidden]><span
     class="who">Name</span> <a class="where" href="/games/ID/">Table T · seat S</a></li>``.
-    Every text is escaped."""
+    Every text is escaped (``html.escape``, as Django's ``escape`` does, without its
+    lazy-text wrapper, and memoised: :data:`escape_name`; a round's names, search texts
+    and places are the same on every visit)."""
+    prefix = html.escape(game_prefix)
     parts = []
-    for match in search.rows:
-        row = match.row
+    for row, text, shown, where in search.rows:
         parts.append(
-            f'<li data-search="{escape(match.search)}"{"" if match.shown else " hidden"}>'
-            f'<span class="who">{escape(row.display_name)}</span> '
-            f'<a class="where" href="{escape(game_prefix)}{int(row.game_id)}/">'
-            f"{escape(match.where)}</a></li>"
+            f'<li data-search="{escape_name(text)}"{"" if shown else " hidden"}>'
+            f'<span class="who">{escape_name(row.display_name)}</span> '
+            f'<a class="where" href="{prefix}{int(row.game_id)}/">{escape_name(where)}</a></li>'
         )
+    return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
+
+
+def _slot(message: str, translated: str, name: str) -> str:
+    # A translated label with "%s" where its value goes, as the template's
+    # ``{% blocktranslate asvar ... with name="%s" %}`` made it (the untranslated text
+    # when a translation lacks the placeholder, as blocktranslate falls back).
+    try:
+        return translated % {name: "%s"}
+    except (KeyError, ValueError):
+        return message % {name: "%s"}
+
+
+def tables_html(*, tables: list[TableRow], game_prefix: str, player_prefix: str) -> SafeString:
+    """The shown round's table cards as HTML, built here rather than in the template (as
+    :func:`seat_rows_html`; ``?tables=all`` of a big round has 250 cards and 1,000
+    seats). Markup: per table ``<li class="card">`` with its title linking to the game,
+    the game's status badge, the verified/unverified badge of its result, and an
+    ``<ol class="seats">`` of its players (a hidden one unlinked) with their place;
+    each card followed by the template's line break. Every text is escaped."""
+    table_label = _slot("Table %(number)s", gettext("Table %(number)s"), "number")
+    place_label = _slot("#%(place)s", gettext("#%(place)s"), "place")
+    badges = {
+        "log": f' <span class="badge verified" title="'
+        f'{html.escape(gettext("Result derived from the event log"))}">'
+        f"{html.escape(gettext('verified'))}</span>",
+        "placements": f' <span class="badge unverified" title="'
+        f'{html.escape(gettext("Placements only, no event log"))}">'
+        f"{html.escape(gettext('unverified'))}</span>",
+    }
+    status_labels = {value: html.escape(str(label)) for value, label in GameStatus.choices}
+    games, players = html.escape(game_prefix), html.escape(player_prefix)
+    parts = []
+    for number, game_id, status, source, seats in tables:
+        status_text = html.escape(str(status))
+        parts.append(
+            f'<li class="card"><a class="card-title" href="{games}{game_id}/">'
+            f"{table_label.replace('%s', str(number), 1)}</a> "
+            f'<span class="badge status-{status_text}">{status_labels.get(status, status_text)}'
+            f'</span>{badges.get(source, "")}<ol class="seats">'
+        )
+        for handle, name, masked, place in seats:
+            name = html.escape(name)
+            parts.append(
+                f'<li><span class="muted">{name}</span>'
+                if masked
+                else f'<li><a href="{players}{html.escape(handle)}/">{name}</a>'
+            )
+            if place:
+                place = html.escape(str(place))
+                label = place_label.replace("%s", place, 1)
+                parts.append(f' <span class="place place-{place}">{label}</span>')
+            parts.append("</li>")
+        parts.append("</ol></li>\n          ")
     return mark_safe("".join(parts))  # noqa: S308 - every value escaped above
 
 
@@ -207,14 +293,15 @@ def standings_rows_html(
     opp_pct = "opponents_percentage" in tiebreak_keys
     best, h2h = "best_finish" in tiebreak_keys, "head_to_head" in tiebreak_keys
     parts = []
+    separator = get_format("DECIMAL_SEPARATOR")
     for row in rows:
-        name = escape(row.display_name)
+        name = escape_name(row.display_name)
         cells = [
             '<tr class="dropped">' if row.dropped else "<tr>",
             f'<td class="num sticky-1">{row.rank}</td><th class="sticky-2" scope="row">',
             f'<span class="muted">{name}</span>'
             if row.masked
-            else f'<a href="{prefix}{escape(row.handle)}/">{name}</a>',
+            else f'<a href="{prefix}{escape_name(row.handle)}/">{name}</a>',
             f' <span class="badge">{dropped_word}</span>' if row.dropped else "",
             f'</th><td class="num strong sticky-3">{points_text(row.points)}</td>',
         ]
@@ -222,9 +309,11 @@ def standings_rows_html(
             word = cut_word if row.stage == "elimination" else swiss_word
             cells.append(f'<td class="stage stage-{escape(row.stage)}">{word}</td>')
         if buchholz:
-            cells.append(f'<td class="num">{floatformat(row.buchholz, 2)}</td>')
+            cells.append(f'<td class="num">{fixed(row.buchholz, 2, separator)}</td>')
         if opp_pct:
-            cells.append(f'<td class="num">{floatformat(row.opponents_percentage * 100, 1)}</td>')
+            cells.append(
+                f'<td class="num">{fixed(row.opponents_percentage * 100, 1, separator)}</td>'
+            )
         if firsts:
             cells.append(f'<td class="num">{row.firsts}</td>')
         if placement_sum:
@@ -236,7 +325,7 @@ def standings_rows_html(
             cells.append(f'<td class="num">{_signed(row.head_to_head)}</td>')
         if rating:
             mark = f'<abbr class="prov" title="{prov_title}">?</abbr>' if row.provisional else ""
-            cells.append(f'<td class="num">{floatformat(row.rating, 0)}{mark}</td>')
+            cells.append(f'<td class="num">{fixed(row.rating, 0, separator)}{mark}</td>')
         cells.append(f'<td class="num">{row.games}</td>')
         places = row.places or {}
         for n in round_numbers:
@@ -273,6 +362,8 @@ __all__ = [
     "SeatMatch",
     "SeatSearch",
     "asked_number",
+    "escape_name",
+    "fixed",
     "fold",
     "round_provisional",
     "seat_rows_html",
@@ -280,5 +371,6 @@ __all__ = [
     "standings_provisional",
     "standings_rows_html",
     "standings_show_stage",
+    "tables_html",
     "tournament_podium",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Prefetch, QuerySet
 from django.utils.translation import gettext as _
@@ -46,8 +46,10 @@ class TournamentDetail:
     your_roles: list[str]
 
 
-@dataclass(frozen=True)
-class SeatFinderRow:
+class SeatFinderRow(NamedTuple):
+    """Where one player sits (``position`` from 1). A named tuple: a 1,000-player round
+    makes 1,000 of them per page, and a tuple is the cheapest record to build."""
+
     handle: str
     display_name: str
     table: int
@@ -210,6 +212,65 @@ def tournament_rounds_detail(*, tournament: Tournament, user: Any = None) -> lis
     return rounds
 
 
+class TableSeatRow(NamedTuple):
+    """A seat of a table on the tournament page: the player as the viewer sees them
+    (``masked``: under the neutral name, not linked) and their place in the table's
+    game (``None`` while it has no result)."""
+
+    handle: str
+    display_name: str
+    masked: bool
+    place: Any
+
+
+class TableRow(NamedTuple):
+    """A table on the tournament page: its number, its game's id, status and result
+    source, and its seats in seat order."""
+
+    number: int
+    game_id: int
+    status: str
+    result_source: str
+    seats: list[TableSeatRow]
+
+
+def round_table_rows(*, round: Round, limit: int | None, masker: Masker) -> list[TableRow]:
+    """The first ``limit`` tables of ``round`` by number (``None``: all) with their seats,
+    as plain values (no model instances: a big round's ``?tables=all`` has 1,000 seats),
+    hidden players masked by ``masker``. 2 queries."""
+    tables = (
+        Table.objects.filter(round=round)
+        .order_by("number")
+        .values_list(
+            "id", "number", "game_id", "game__status", "game__result_source", "game__placements"
+        )
+    )
+    tables = list(tables if limit is None else tables[:limit])
+    if not tables:
+        return []
+    seats_of: dict[int, list[TableSeatRow]] = {table[0]: [] for table in tables}
+    placements_of = {table[0]: table[5] for table in tables}
+    seats = (
+        Seat.objects.filter(table__round=round)
+        if limit is None
+        else Seat.objects.filter(table_id__in=list(seats_of))
+    )
+    for table_id, player_id, handle, name, hidden in seats.order_by("position").values_list(
+        "table_id", "player_id", "player__handle", "player__display_name", "player__hidden"
+    ):
+        placements = placements_of[table_id]
+        # The place is looked up under the real handle, before masking.
+        place = placements.get(handle) if isinstance(placements, dict) else None
+        masked = hidden and masker.masks(player_id=player_id, hidden=hidden)
+        if masked:
+            handle, name = hidden_handle(player_id=player_id), hidden_label(player_id=player_id)
+        seats_of[table_id].append(TableSeatRow(handle, name, masked, place))
+    return [
+        TableRow(number, game_id, status, source, seats_of[table_id])
+        for table_id, number, game_id, status, source, _placements in tables
+    ]
+
+
 def tournament_rounds_with_tables(
     *,
     tournament: Tournament,
@@ -218,23 +279,16 @@ def tournament_rounds_with_tables(
     user: Any = None,
 ) -> list[Round]:
     """Rounds (newest first); only the one numbered ``shown`` (default: the newest) gets
-    its tables, games (no cached state) and seats prefetched, masked as in
-    :func:`tournament_rounds_detail`, at most ``tables_limit`` of them (by number; None:
-    all). The others must not be asked for their tables: the public page shows one
-    round, so its work does not grow with the rounds or the players. 3 queries (1
-    without rounds)."""
+    its tables as ``shown_tables`` (:func:`round_table_rows`: at most ``tables_limit``,
+    hidden players masked as in :func:`tournament_rounds_detail`). The others must not
+    be asked for their tables: the public page shows one round, so its work does not
+    grow with the rounds or the players. 3 queries (1 without rounds)."""
     rounds = list(Round.objects.filter(tournament=tournament).order_by("-number"))
     chosen = [r for r in rounds if r.number == shown] or rounds[:1]
     if chosen:
-        seats = Seat.objects.select_related("player").order_by("position")
-        tables = (
-            Table.objects.select_related("game")
-            .defer("game__state", "game__summary", "game__start_event")
-            .prefetch_related(Prefetch("seats", queryset=seats))
-            .order_by("number")
+        chosen[0].shown_tables = round_table_rows(
+            round=chosen[0], limit=tables_limit, masker=Masker(user=user, tournament=tournament)
         )
-        chosen[0].shown_tables = list(tables.filter(round=chosen[0])[:tables_limit])
-        _mask_tables(chosen[0].shown_tables, Masker(user=user, tournament=tournament))
     return rounds
 
 
@@ -248,13 +302,17 @@ class RoundSeats:
     statuses: dict[int, str]
 
 
+def _by_name(row: SeatFinderRow) -> tuple[str, str]:
+    return (row.display_name.lower(), row.handle)
+
+
 def round_seats(*, round: Round, tournament: Tournament, user: Any = None) -> RoundSeats:
     """Every seated player of ``round`` (of ``tournament``; hidden players under their
     neutral names unless ``user`` may see them) and each table's game status. 1 query."""
     masker = Masker(user=user, tournament=tournament)
     rows = []
     statuses: dict[int, str] = {}
-    for seat in Seat.objects.filter(table__round=round).values_list(
+    seats = Seat.objects.filter(table__round=round).values_list(
         "player_id",
         "player__handle",
         "player__display_name",
@@ -263,21 +321,13 @@ def round_seats(*, round: Round, tournament: Tournament, user: Any = None) -> Ro
         "table__number",
         "table__game_id",
         "table__game__status",
-    ):
-        player_id, handle, name, hidden, position, table, game_id, status = seat
+    )
+    for player_id, handle, name, hidden, position, table, game_id, status in seats:
         statuses[table] = status
-        if masker.masks(player_id=player_id, hidden=hidden):
+        if hidden and masker.masks(player_id=player_id, hidden=hidden):
             handle, name = hidden_handle(player_id=player_id), hidden_label(player_id=player_id)
-        rows.append(
-            SeatFinderRow(
-                handle=handle,
-                display_name=name,
-                table=table,
-                position=position + 1,
-                game_id=game_id,
-            )
-        )
-    rows.sort(key=lambda r: (r.display_name.lower(), r.handle))
+        rows.append(SeatFinderRow(handle, name, table, position + 1, game_id))
+    rows.sort(key=_by_name)
     return RoundSeats(rows=rows, statuses=statuses)
 
 
@@ -294,4 +344,4 @@ def round_seat_finder(*, round: Round) -> list[SeatFinderRow]:
         for table in round.tables.all()
         for seat in table.seats.all()
     ]
-    return sorted(rows, key=lambda r: (r.display_name.lower(), r.handle))
+    return sorted(rows, key=_by_name)
