@@ -343,3 +343,24 @@ def test_concurrent_seatings_seat_one_round(requires_postgres, tournament):
         [lambda: services.round_create_next(tournament=tournament, user=SYSTEM) for _ in range(3)]
     )
     assert sum(isinstance(r, InvalidState) for r in results) == 3  # round 1 is not finished
+
+
+def test_the_table_kept_after_the_last_result_shows_the_round_finished(
+    tournament, players, staff
+):
+    """The recording service keeps the table it read for the answer; the round's and
+    tournament's statuses, which the last result changes, are read again when asked."""
+    from tests.tournaments.factories import RoundFactory, seat_table
+    from tournaments.selectors import table_for_game
+
+    tournament.status = "running"
+    tournament.save()
+    table = seat_table(RoundFactory(tournament=tournament, number=1), players)
+    outcome = services.game_record_placements(
+        game=table.game_id,
+        placements={p.handle: i for i, p in enumerate(players, start=1)},
+        user=staff[Role.SCOREKEEPER],
+    )
+    kept = table_for_game(game=outcome.game)
+    assert kept.pk == table.pk and kept.round.status == "finished"
+    assert kept.round.tournament.status == type(tournament).objects.get(pk=tournament.pk).status

@@ -58,7 +58,7 @@ from games.selectors import game_get, game_withdrawals
 from games.services import RecordOutcome
 from outbox.changes import GameChanged, RulingRecorded, change_recorded
 from tournaments.errors import NotAllowed
-from tournaments.models import Player, Round, Ruling
+from tournaments.models import Player, Ruling
 from tournaments.permissions import (
     SYSTEM,
     ensure_can_record_game,
@@ -174,15 +174,14 @@ def _keep_table(*, outcome: RecordOutcome, game: Game) -> None:
     """Keep the table read before the write on the game the write returns, for the
     answer (:func:`~tournaments.selectors.games.table_for_game`): where a game is played
     does not change with its result, but its round's and tournament's statuses may (the
-    last result finishes them), so those two are read again: 1 query instead of the
-    table and its seats."""
+    last result finishes them). Those two are dropped from the kept instances, as
+    deferred fields: whoever reads one gets it fresh from the database (Django loads a
+    deferred field on access), and the API's answer, which shows neither, reads
+    nothing."""
     table = table_for_game(game=game)
     if table is not None and outcome.result_changed:
-        table.round.status, table.round.tournament.status = (
-            Round.objects.filter(pk=table.round_id)
-            .values_list("status", "tournament__status")
-            .get()
-        )
+        table.round.__dict__.pop("status", None)
+        table.round.tournament.__dict__.pop("status", None)
     remember_table(game=outcome.game, table=table)
 
 
