@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
@@ -92,6 +93,10 @@ _KEYS = {
 }
 
 
+#: ``_named`` after an event that names no card (shared and read-only: no dict per event).
+_NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
+
+
 def _card_list(value: object, field: str) -> list[str]:
     if not isinstance(value, list) or not all(type(c) is str and c in ALL_CARDS for c in value):
         raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
@@ -150,7 +155,7 @@ class UnoGame(Game):
         self._events = 1
         # The cards named by the last applied event (for the bots, which push events
         # without cards to a seeded game and write them into the log named).
-        self._named: dict[str, Any] = {}
+        self._named: Mapping[str, Any] = _NOTHING_NAMED
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> UnoGame:
@@ -198,28 +203,59 @@ class UnoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Validate one of UNO's own events and apply it (``Game.push`` has checked its
-        type, takes ``end`` and ``correction`` and counts it); on error nothing
-        changes."""
-        kind = event["type"]
-        if (
-            not event.keys() <= _KEYS[kind]
-            or self._status != IN_PROGRESS
-            or self.sheet
-            or kind == "hand"
-        ):  # all but the common case (no call there: replay speed); refusals are there
-            check_event_type(event, _KEYS, self._status, self.sheet, "hand")
-        caught = self._catch_draw
-        if caught is not None and not (
-            kind == "draw" and event.get("player") == self._names[caught]
-        ):
-            if kind == "catch":
-                raise IllegalMove(f"{self._names[caught]} was already caught")
-            raise IllegalMove(
-                f"{self._names[caught]} was caught without UNO and must draw two cards first"
-            )
-        self._named = {}
-        self._catchable = _HANDLERS[kind](self, event)
+        """One of UNO's own events (``Game.push``'s step): :meth:`_run` over one event,
+        so that ``push`` and ``push_many`` judge with the same code."""
+        self._run((event,))
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts
+        each event as it applies it, without a method call per event to get there."""
+        self._run(events)
+
+    def _run(self, events: Iterable[dict[str, Any]]) -> None:
+        """Validate and apply events in order, each counted as it is applied; on error
+        nothing of the failing event has changed (each handler checks everything before
+        it changes anything). The one loop ``push`` and ``push_many`` share: per event
+        the checks every event gets (:meth:`Game._event_type` for what is not one of
+        UNO's own types: an ``end`` or a ``correction`` goes to
+        :meth:`Game._apply_shared`, an ``undo`` never arrives; then
+        :func:`~games.engine.common.check_event_type`: no unknown field, the game in
+        progress, score-sheet lines only on a sheet), the caught player's draw first,
+        then the event type's handler (``_on_<type>``), which states its rules and
+        returns the seat that may be caught next.
+
+        Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
+        condition, without a call (the call is made only to find the refusal)."""
+        types = self.event_types
+        keys_of = _KEYS
+        handlers = _HANDLERS
+        sheet = self.sheet
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str or kind not in types:
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+                self._events += 1
+                continue
+            if (
+                not event.keys() <= keys_of[kind]
+                or self._status != IN_PROGRESS
+                or sheet
+                or kind == "hand"
+            ):  # all but the common case; refusals are there
+                check_event_type(event, keys_of, self._status, sheet, "hand")
+            caught = self._catch_draw
+            if caught is not None and not (
+                kind == "draw" and event.get("player") == self._names[caught]
+            ):
+                if kind == "catch":
+                    raise IllegalMove(f"{self._names[caught]} was already caught")
+                raise IllegalMove(
+                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
+                )
+            self._named = _NOTHING_NAMED
+            self._catchable = handlers[kind](self, event)
+            self._events += 1
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
