@@ -93,14 +93,25 @@ _KEYS = {
 }
 
 
+_STR = frozenset({str})
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
 
 
 def _card_list(value: object, field: str) -> list[str]:
-    if not isinstance(value, list) or not all(type(c) is str and c in ALL_CARDS for c in value):
+    """``value``, a list of card codes (``InvalidEvent`` otherwise)."""
+    if not (isinstance(value, list) and _is_card_list(value)):
         raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
+
+
+def _is_card_list(value: list[Any]) -> bool:
+    """Every item is a ``str`` (not a subclass) that is a card code: two set tests at C
+    speed, no Python-level loop (an unhashable item is no card)."""
+    try:
+        return ALL_CARDS.issuperset(value) and _STR.issuperset(map(type, value))
+    except TypeError:
+        return False
 
 
 @register
@@ -203,58 +214,60 @@ class UnoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """One of UNO's own events (``Game.push``'s step): :meth:`_run` over one event,
-        so that ``push`` and ``push_many`` judge with the same code."""
-        self._run((event,))
-
-    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts
-        each event as it applies it, without a method call per event to get there."""
-        self._run(events)
-
-    def _run(self, events: Iterable[dict[str, Any]]) -> None:
-        """Validate and apply events in order, each counted as it is applied; on error
-        nothing of the failing event has changed (each handler checks everything before
-        it changes anything). The one loop ``push`` and ``push_many`` share: per event
-        the checks every event gets (:meth:`Game._event_type` for what is not one of
-        UNO's own types: an ``end`` or a ``correction`` goes to
-        :meth:`Game._apply_shared`, an ``undo`` never arrives; then
-        :func:`~games.engine.common.check_event_type`: no unknown field, the game in
+        """Validate and apply one of UNO's own events (``Game.push`` has checked its
+        type, takes ``end`` and ``correction`` and counts it); on error nothing
+        changes (each handler checks everything before it changes anything). The one
+        step ``push`` and ``push_many`` share: the checks every event gets
+        (:func:`~games.engine.common.check_event_type`: no unknown field, the game in
         progress, score-sheet lines only on a sheet), the caught player's draw first,
-        then the event type's handler (``_on_<type>``), which states its rules and
-        returns the seat that may be caught next.
+        the player to move (:meth:`_actor`) for the events that only they may send
+        (``color``, ``play``, ``draw``, ``pass``, ``challenge``); then the event type's
+        handler (``_on_<type>``, given that seat), which states its rules and returns
+        the seat that may be caught next.
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
-        condition, without a call (the call is made only to find the refusal)."""
-        types = self.event_types
-        keys_of = _KEYS
-        handlers = _HANDLERS
-        sheet = self.sheet
-        for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            if type(kind) is not str or kind not in types:
-                kind = self._event_type(event)  # ("end" or "correction"; else raises)
-                self._apply_shared(event, kind)
-                self._events += 1
-                continue
-            if (
-                not event.keys() <= keys_of[kind]
-                or self._status != IN_PROGRESS
-                or sheet
-                or kind == "hand"
-            ):  # all but the common case; refusals are there
-                check_event_type(event, keys_of, self._status, sheet, "hand")
-            caught = self._catch_draw
-            if caught is not None and not (
-                kind == "draw" and event.get("player") == self._names[caught]
-            ):
+        condition, and the player to move in another, without a call (the call is made
+        only to find the refusal)."""
+        kind = event["type"]
+        if (
+            not event.keys() <= _KEYS[kind]
+            or self._status != IN_PROGRESS
+            or self.sheet
+            or kind == "hand"
+        ):  # all but the common case; refusals are there
+            check_event_type(event, _KEYS, self._status, self.sheet, "hand")
+        caught = self._catch_draw
+        if caught is not None:
+            if not (kind == "draw" and event.get("player") == self._names[caught]):
                 if kind == "catch":
                     raise IllegalMove(f"{self._names[caught]} was already caught")
                 raise IllegalMove(
                     f"{self._names[caught]} was caught without UNO and must draw two cards first"
                 )
-            self._named = _NOTHING_NAMED
-            self._catchable = handlers[kind](self, event)
+            p = caught
+        elif kind in _BY_THE_PLAYER_TO_MOVE:
+            # the usual case of _actor (the player to move) inline; it gives the refusal
+            name = event.get("player")
+            p = self._idx.get(name) if type(name) is str else None
+            if p is None or p != self._active:
+                p = self._actor(event)
+        else:
+            p = None
+        self._named = _NOTHING_NAMED
+        self._catchable = _HANDLERS[kind](self, event, p)
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`Game._push_one`'s
+        steps in one loop (the type, the kind's :meth:`_apply` or the shared ``end``
+        and ``correction``, the count), without its call per event."""
+        apply = self._apply
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str or kind not in self.event_types:
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+            else:
+                apply(event)
             self._events += 1
 
     # ------------------------------------------------------------------ field checks
@@ -274,7 +287,7 @@ class UnoGame(Game):
         return (seat + steps * self._direction) % self._n
 
     # ------------------------------------------------------------------ deal
-    def _on_deal(self, event: dict[str, Any]) -> None:
+    def _on_deal(self, event: dict[str, Any], _p: None = None) -> None:
         """Open a hand: seven cards each, dealt one at a time from the front of the
         draw pile clockwise from the dealer's left, then the up cards (every ``W4`` is
         returned to the bottom of the draw pile and the next card turned)."""
@@ -390,11 +403,10 @@ class UnoGame(Game):
         return [_card_list(value[p], f"{field}.{p}") for p in self._names]
 
     # ------------------------------------------------------------------ colour
-    def _on_color(self, event: dict[str, Any]) -> None:
+    def _on_color(self, event: dict[str, Any], p: int) -> None:
+        """The colour after a wild up card, chosen by ``p`` (the player to move)."""
         if self._phase != COLOR:
-            self._actor(event)
             raise IllegalMove("a 'color' event only follows a wild up card")
-        self._actor(event)
         color = event.get("color")
         if color not in COLORS:
             raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {shown(color)}")
@@ -402,9 +414,9 @@ class UnoGame(Game):
         self._phase = TURN
 
     # ------------------------------------------------------------------ play
-    def _on_play(self, event: dict[str, Any]) -> int | None:
-        """Judge and apply a play; returns the seat that may now be caught (or None)."""
-        p = self._actor(event)
+    def _on_play(self, event: dict[str, Any], p: int) -> int | None:
+        """Judge and apply a play by ``p`` (the player to move); returns the seat that
+        may now be caught (or None)."""
         phase = self._phase
         name = self._names[p]
         card = event.get("card")
@@ -528,13 +540,14 @@ class UnoGame(Game):
         return [list(h) for h in hands]
 
     # ------------------------------------------------------------------ draw, pass
-    def _on_draw(self, event: dict[str, Any]) -> None:
+    def _on_draw(self, event: dict[str, Any], p: int) -> None:
+        """A draw by ``p``: the player to move, or the caught player (``_run`` lets
+        only their draw through), who draws two."""
         name = event.get("player")
         caught = self._catch_draw
-        if caught is not None:  # (push() let only the caught player's draw through)
-            p, need = caught, 2
+        if caught is not None:
+            need = 2
         else:
-            p = self._actor(event)
             phase = self._phase
             if phase == TURN:
                 need = 1
@@ -643,8 +656,7 @@ class UnoGame(Game):
         del discard[:-1]
         return list(given)
 
-    def _on_pass(self, event: dict[str, Any]) -> None:
-        p = self._actor(event)
+    def _on_pass(self, event: dict[str, Any], p: int) -> None:
         if self._phase != DRAWN:
             raise IllegalMove(
                 f"{self._names[p]} may pass only right after drawing one card in their turn"
@@ -653,8 +665,7 @@ class UnoGame(Game):
         self._phase, self._active = TURN, self._next(p)
 
     # ------------------------------------------------------------------ challenge, catch
-    def _on_challenge(self, event: dict[str, Any]) -> None:
-        p = self._actor(event)
+    def _on_challenge(self, event: dict[str, Any], p: int) -> None:
         if self._phase != FACING_W4:
             raise IllegalMove(
                 f"{self._names[p]} may challenge only a Wild Draw Four played on them, "
@@ -677,7 +688,7 @@ class UnoGame(Game):
         else:  # the bluffer draws four; then the challenger plays in the chosen colour
             self._active, self._need, self._after, self._resume = w4, 4, RESUME, p
 
-    def _on_catch(self, event: dict[str, Any]) -> None:
+    def _on_catch(self, event: dict[str, Any], _p: None = None) -> None:
         by, against = event.get("by"), event.get("against")
         for who in (by, against):
             if type(who) is not str or who not in self._idx:
@@ -715,7 +726,7 @@ class UnoGame(Game):
         if max(self._scores) >= self.target:
             self._finish(None)
 
-    def _on_hand(self, event: dict[str, Any]) -> None:
+    def _on_hand(self, event: dict[str, Any], _p: None = None) -> None:
         """A score-sheet line: who went out and how many points they scored."""
         winner, points = event.get("winner"), event.get("points")
         if type(winner) is not str or winner not in self._idx:
@@ -1091,3 +1102,5 @@ class UnoGame(Game):
 #: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
 #: everything before it changes anything and returns the seat that may be caught next.
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
+#: The events only the player to move may send (``_run`` checks that first: _actor).
+_BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
