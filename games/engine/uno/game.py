@@ -35,6 +35,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    all_in,
     check_event_type,
     competition_places,
     every_player,
@@ -93,25 +94,15 @@ _KEYS = {
 }
 
 
-_STR = frozenset({str})
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
 
 
 def _card_list(value: object, field: str) -> list[str]:
     """``value``, a list of card codes (``InvalidEvent`` otherwise)."""
-    if not (isinstance(value, list) and _is_card_list(value)):
+    if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
         raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
-
-
-def _is_card_list(value: list[Any]) -> bool:
-    """Every item is a ``str`` (not a subclass) that is a card code: two set tests at C
-    speed, no Python-level loop (an unhashable item is no card)."""
-    try:
-        return ALL_CARDS.issuperset(value) and _STR.issuperset(map(type, value))
-    except TypeError:
-        return False
 
 
 @register
