@@ -438,7 +438,7 @@ class CasinoGame(Game):
                     "'take' items are non-empty lists of card codes or build ids like 'b1'"
                 )
         value = VALUE_OF[card]
-        loose = set(self._loose)
+        loose = self._loose  # (a dozen cards at most: a list is searched as fast as a set)
         taken_cards: list[str] = []
         taken_builds: list[str] = []
         if value is None:
@@ -488,8 +488,8 @@ class CasinoGame(Game):
                 taken_cards += item
         # -- apply
         self._hands[p].remove(card)
-        gone = set(taken_cards)
-        self._loose = [c for c in self._loose if c not in gone]
+        for c in taken_cards:  # (each once: checked above)
+            loose.remove(c)
         pile = self._captured[p]
         pile.append(card)
         pile += taken_cards
