@@ -765,9 +765,8 @@ class UnoGame(Game):
         color, top = self._color, VALUE_OF[self._discard[-1]] if self._discard else None
         seen = []
         for c in self._hands[seat]:
-            if c not in seen and (
-                COLOR_OF[c] is None or COLOR_OF[c] == color or VALUE_OF[c] == top
-            ):
+            k = COLOR_OF[c]
+            if (k is None or k == color or VALUE_OF[c] == top) and c not in seen:
                 seen.append(c)
         return seen
 
