@@ -3,18 +3,19 @@
 For 2 and 4 players it simulates seeded whole games (the bots, full rules: challenges,
 catches, UNO calls, scoring to 500) until about ``--hands`` hands are played, then
 serialises the logs to JSON Lines and times replaying them *including JSON parsing*
-(``replay_text``, best of ``--repeat``), in CPU seconds of this process (other load on
-the machine distorts it less). Two baselines from the same run:
+(``replay_text``), in CPU seconds of this process (other load on the machine distorts
+it less); every rate is the best of ``--repeat`` runs. Two baselines from the same run:
 
 * a plain replayer (``bench/plain_uno.py``: written from ``docs/rules/uno.md`` alone,
   straightforward, the standard library's ``json`` a line at a time) on the same logs,
-  best of ``--repeat`` too. Before timing, both replay every log and must agree on its
+  its runs alternating with the engine's. Before timing, both replay every log and must agree on its
   scores, placements and event count, and on a corrupted copy of every log (one event
   changed) both must refuse the same line, so the baseline checks what the engine
   checks;
 * RLCard's UNO: its raw game loop (``rlcard.games.uno.game.UnoGame``: ``init_game``,
   then random legal actions until ``is_over``) playing its simplified hand (no
-  challenge, no UNO call, no scoring). RLCard is optional: ``pip install -e
+  challenge, no UNO call, no scoring), as many hands as ours, its runs alternating with
+  our simulation's. RLCard is optional: ``pip install -e
   '.[bench]'``; without it that column is skipped with a note.
 
 The load of the machine (``os.getloadavg``) is printed before and after.
@@ -105,12 +106,11 @@ def check_agreement(logs: list[list[dict]], texts: list[bytes], seed: int) -> in
     return len(logs)
 
 
-def ours(players: int, hands: int, repeat: int) -> dict[str, float]:
-    """Hands simulated and replayed a second, the plain replayer's rate, hands, events."""
+def simulate_hands(players: int, hands: int) -> tuple[list[list[dict]], int, int]:
+    """Seeded whole games from seed 0 on until about ``hands`` hands are played: the
+    logs, the hands and the events."""
     logs: list[list[dict]] = []
-    texts: list[bytes] = []
     played = events = 0
-    t0 = time.process_time()
     seed = 0
     while played < hands:
         log = simulate("uno", players=players, seed=seed)
@@ -118,20 +118,35 @@ def ours(players: int, hands: int, repeat: int) -> dict[str, float]:
         played += sum(1 for e in log if e["type"] == "deal")
         events += len(log)
         logs.append(log)
-        texts.append("".join(jsonio.dumps(e) + "\n" for e in log).encode())
-    simulated = played / (time.process_time() - t0)
+    return logs, played, events
+
+
+def ours(players: int, hands: int, repeat: int) -> dict[str, float]:
+    """Hands simulated and replayed a second, the plain replayer's and RLCard's rates,
+    hands, events. Each is timed ``repeat`` times, the kinds alternating (so that a
+    change of load hits them alike), and the best is kept."""
+    sim = engine = plain = rl = float("inf")
+    rl_missing = False
+    for _ in range(repeat):
+        t0 = time.process_time()
+        logs, played, events = simulate_hands(players, hands)
+        sim = min(sim, time.process_time() - t0)
+        rate = rlcard_rate(players, hands)
+        rl_missing = rate is None
+        if rate is not None:
+            rl = min(rl, hands / rate)
+    texts = ["".join(jsonio.dumps(e) + "\n" for e in log).encode() for log in logs]
     checked = check_agreement(logs, texts, players)
-    # engine and plain replayer alternate, so that a change of load hits both alike
-    engine = plain = float("inf")
     for _ in range(repeat):
         engine = min(engine, best_time(replay_text, texts, 1))
         plain = min(plain, best_time(PlainUno.replay_text, texts, 1))
     return {
         "hands": played,
         "events": events,
-        "sim": simulated,
+        "sim": played / sim,
         "replay": played / engine,
         "plain": played / plain,
+        "rlcard": float("nan") if rl_missing else hands / rl,
         "checked": checked,
     }
 
@@ -164,7 +179,7 @@ def load() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per row (about)")
-    parser.add_argument("--repeat", type=int, default=3, help="replay runs (best is kept)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each (best is kept)")
     args = parser.parse_args()
     print(f"UNO: about {args.hands} hands per row, CPU seconds of this process ({load()})")
     print(
@@ -177,7 +192,7 @@ def main() -> None:
     for players in (2, 4):
         r = ours(players, args.hands, args.repeat)
         checked += int(r["checked"])
-        rl = rlcard_rate(players, args.hands)
+        rl = None if r["rlcard"] != r["rlcard"] else r["rlcard"]  # (NaN: not installed)
         missing = missing or rl is None
         rl_text = "-" if rl is None else f"{rl:,.0f}"
         sim_x = "-" if rl is None else f"{r['sim'] / rl:.2f}"
