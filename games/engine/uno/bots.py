@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import bot_players
+from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
 from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
@@ -86,7 +86,7 @@ def simulate_game(
         # A player who forgot UNO may be caught by the very next event.
         elif g._catchable is not None and rng.random() < catch:
             against = names[g._catchable]
-            by = rng.choice([q for q in names if q != against])
+            by = choice(rng, [q for q in names if q != against])
             event = {"type": "catch", "by": by, "against": against}
         elif g._catch_draw is not None:
             event = {"type": "draw", "player": names[g._catch_draw]}
@@ -119,7 +119,7 @@ def simulate_game(
                 else:
                     # Prefer coloured cards (keep the wilds for later), as people do.
                     plain = [c for c in options if COLOR_OF[c] is not None]
-                    pick = rng.choice(plain if plain and rng.random() < 0.8 else options)
+                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
                     event = _play(g, me, pick, rng, forget)
         push(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
@@ -148,4 +148,4 @@ def _best_color(hand: list[str], rng: random.Random) -> str:
         if color is not None:
             counts[color] += 1
     best = max(counts.values())
-    return rng.choice([c for c in COLORS if counts[c] == best])
+    return choice(rng, [c for c in COLORS if counts[c] == best])

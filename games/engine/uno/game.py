@@ -46,6 +46,7 @@ from ..common import (
     public_deal_event,
     round_rng,
     seeded_mismatch,
+    shuffle,
     start_dealer,
     start_sheet_and_seed,
     start_target,
@@ -312,7 +313,7 @@ class UnoGame(Game):
         if self.seed is not None:
             rng = round_rng(self.seed, hand_no)
             deck = list(CANONICAL[self.deck])
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             hands: list[list[str]] = [[] for _ in range(n)]
             for i in range(HAND_SIZE * n):
                 hands[order[i % n]].append(deck[i])
@@ -505,7 +506,7 @@ class UnoGame(Game):
         hands = self._hands_field(given, "hands") if given is not None else None
         if self._rng is not None:
             state = self._rng.getstate()
-            self._rng.shuffle(pool)
+            shuffle(self._rng, pool)
             dealt: list[list[str]] = [[] for _ in range(n)]
             for i, c in enumerate(pool):
                 dealt[order[i % n]].append(c)
@@ -595,7 +596,7 @@ class UnoGame(Game):
             assert rng is not None
             state = rng.getstate()
             refill = discard[:-1]
-            rng.shuffle(refill)
+            shuffle(rng, refill)
             rest = k - have
             drawn = pile[::-1] + refill[:rest]
             if given is not None and given != drawn:
