@@ -314,10 +314,11 @@ class UnoGame(Game):
             rng = round_rng(self.seed, hand_no)
             deck = list(CANONICAL[self.deck])
             shuffle(rng, deck)
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for i in range(HAND_SIZE * n):
-                hands[order[i % n]].append(deck[i])
             pos = HAND_SIZE * n
+            # card i goes to order[i % n]: each hand is every n-th card of the first pos
+            hands: list[list[str]] = [[] for _ in range(n)]
+            for k, q in enumerate(order):
+                hands[q] = deck[k:pos:n]
             up = []
             while True:
                 card = deck[pos]
