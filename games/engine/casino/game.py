@@ -225,7 +225,7 @@ class CasinoGame(Game):
         self._named = _NOTHING_NAMED
         kind = event["type"]
         if (
-            not event.keys() <= _KEYS[kind]
+            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "round"

@@ -222,7 +222,7 @@ class UnoGame(Game):
         only to find the refusal)."""
         kind = event["type"]
         if (
-            not event.keys() <= _KEYS[kind]
+            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "hand"
