@@ -25,9 +25,9 @@ MAX_DEPTH = 6
 _TWO_ON_A_LINE = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
 _TWO_ON_A_LINE_B = re.compile(rb"\}[ \t\r]*,[ \t\r]*\{")
 # Every byte but a newline and the opening brackets (dropped by _check_depths()), and a
-# line with more than MAX_DEPTH of those (only such a line can nest deeper than allowed).
+# line with MAX_DEPTH of those or more (only such a line can nest deeper than allowed).
 _NOT_OPENERS = bytes(b for b in range(256) if b not in b"\n[{")
-_DEEP_LINE = re.compile(rb"[^\n]{%d,}" % (MAX_DEPTH + 1))
+_DEEP_LINE = re.compile(rb"[^\n]{%d,}" % MAX_DEPTH)
 
 
 def parse_log(text: str | bytes) -> list[dict[str, Any]]:
@@ -74,18 +74,19 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
 def _check_depths(events: list[dict[str, Any]], body: str | bytes, lines: int) -> None:
     """Refuse an event nested deeper than :data:`MAX_DEPTH` (``LogError`` on its line).
 
-    Each line holds at least one opening bracket (its object), so if the whole text has
-    fewer than ``lines + MAX_DEPTH`` of them, no line can nest deeper than allowed:
-    two C-level counts settle the usual log without looking at any event. Otherwise the
-    same test line by line (a line with at most ``MAX_DEPTH`` brackets cannot nest
-    deeper), at C speed (``translate`` keeps the brackets and newlines, a regular
-    expression finds the lines holding more: an UNO deal at four players or more), and
-    only their events are walked.
+    A line with ``k`` opening brackets nests at most ``k + 1`` levels (its innermost
+    values count), so only a line holding ``MAX_DEPTH`` of them or more can be too deep.
+    Each line holds at least one (its object), so if the whole text has fewer than
+    ``lines + MAX_DEPTH - 1``, no line can: two C-level counts settle the usual log
+    without looking at any event. Otherwise the same test line by line, at C speed
+    (``translate`` keeps the brackets and newlines, a regular expression finds the lines
+    holding that many: an UNO deal at three players or more), and only their events
+    are walked.
     """
     is_bytes = isinstance(body, bytes)
     square, curly = (b"[", b"{") if is_bytes else ("[", "{")
     openers = body.count(square) + body.count(curly)
-    if openers - lines < MAX_DEPTH:
+    if openers - lines < MAX_DEPTH - 1:
         return
     # The text's brackets and newlines only (C speed): each line's opening brackets
     # become a run between newlines, and a run longer than MAX_DEPTH is such a line.
