@@ -352,7 +352,7 @@ class CasinoGame(Game):
         if p != self._active:
             raise IllegalMove(f"{name} played out of turn (it is {self.turn}'s turn)")
         card = event.get("card")
-        if not _is_card(card):
+        if type(card) is not str or card not in ALL_CARDS:  # (_is_card, without a call)
             raise InvalidEvent(
                 f"'card' must be a card code like '10D', '2S' or 'KC', not {shown(card)}"
             )
