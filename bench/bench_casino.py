@@ -6,13 +6,22 @@ turn), then serialises the logs to JSON Lines and times replaying them *includin
 parsing* (``replay_text``, best of ``--repeat``), in CPU seconds of this process (other
 load on the machine distorts it less).
 
-Baseline, from the same run on the same machine (no Casino library for Python plays
+Baselines, from the same run on the same machine (no Casino library for Python plays
 the full rules, so there is no third-party engine to set beside it, as RLCard is for
-UNO): a bare loop over the same seeded round decks that deals, pairs a loose card of
+UNO):
+
+* a plain replayer (``bench/plain_casino.py``: written from ``docs/rules/casino.md``
+  alone, straightforward, the standard library's ``json`` a line at a time) on the same
+  logs, best of ``--repeat`` too, alternating with the engine. Before timing, both
+  replay every log and must agree on its scores, placements and event count, and on a
+  corrupted copy of every log (one event changed) both must refuse the same line;
+* a bare loop over the same seeded round decks that deals, pairs a loose card of
 the same rank when it can and trails otherwise, with no events, no checks, no builds
 and no scoring: the cost of moving 52 cards a round in plain Python, a floor for the
 engine's replay. Its column is rounds a second; the engine's rounds a second are beside
 it.
+
+The load of the machine (``os.getloadavg``) is printed before and after.
 
     .venv/bin/python bench/bench_casino.py [--games 300] [--repeat 3]
 """
@@ -21,33 +30,93 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from games.engine import jsonio, replay_text, simulate  # noqa: E402
-from games.engine.casino.cards import RANK_OF, round_deck  # noqa: E402
+from bench_uno import best_time, load  # noqa: E402
+from plain_casino import PlainCasino, PlainError  # noqa: E402
+
+from games.engine import EngineError, jsonio, replay_text, simulate  # noqa: E402
+from games.engine.casino.cards import CANONICAL, RANK_OF, round_deck  # noqa: E402
+
+
+def corrupt(log: list[dict], rng: random.Random) -> list[dict]:
+    """A copy of ``log`` with one play changed the way a scorekeeper might get it
+    wrong: another player, another card, a capture taking one card more or a build of
+    another value, a trail instead of a capture."""
+    log = [dict(e) for e in log]
+    while True:
+        i = rng.randrange(2, len(log))
+        event = log[i]
+        kind = event["type"]
+        if kind not in ("capture", "build", "call", "trail"):
+            continue
+        change = rng.choice(("player", "card", "more"))
+        if change == "player":
+            others = [p for p in log[0]["players"] if p != event["player"]]
+            event["player"] = rng.choice(others)
+        elif change == "card":
+            event["card"] = rng.choice(CANONICAL)
+        elif kind == "capture":
+            event["take"] = [*event["take"], [rng.choice(CANONICAL)]]
+        elif kind in ("build", "call"):
+            event["value"] = event["value"] % 10 + 1
+        else:
+            event["type"] = "capture"
+            event["take"] = [[rng.choice(CANONICAL)]]
+        return log
+
+
+def check_agreement(logs: list[list[dict]], texts: list[bytes], seed: int) -> int:
+    """Both replay every log to the same result, and refuse the same line of a corrupted
+    copy of it; returns the number of corrupted logs checked (AssertionError if not)."""
+    rng = random.Random(seed)
+    for log, text in zip(logs, texts, strict=True):
+        ours = replay_text(text).summary()
+        plain = PlainCasino.replay_text(text)
+        assert (ours["scores"], ours["placements"], ours["events"]) == (
+            plain.scores,
+            plain.placements,
+            plain.events,
+        ), "the plain replayer disagrees with the engine"
+        bad = "".join(jsonio.dumps(e) + "\n" for e in corrupt(log, rng)).encode()
+        lines = []
+        for run, error in ((replay_text, EngineError), (PlainCasino.replay_text, PlainError)):
+            try:
+                run(bad)
+                lines.append(None)
+            except error as exc:
+                lines.append(int(str(exc).split(":")[0].split()[-1]))
+        assert lines[0] == lines[1], f"refused at line {lines[0]} (engine), {lines[1]} (plain)"
+    return len(logs)
 
 
 def ours(players: int, games: int, repeat: int) -> dict[str, float]:
     """Games simulated and replayed a second, with the rounds and events they hold."""
-    logs: list[bytes] = []
+    logs: list[list[dict]] = []
+    texts: list[bytes] = []
     rounds = events = 0
     t0 = time.process_time()
     for seed in range(games):
         log = simulate("casino", players=players, seed=seed)
         rounds += sum(1 for e in log if e["type"] == "deal" and "center" in e)
         events += len(log)
-        logs.append("".join(jsonio.dumps(e) + "\n" for e in log).encode())
+        logs.append(log)
+        texts.append("".join(jsonio.dumps(e) + "\n" for e in log).encode())
     sim = time.process_time() - t0
-    best = float("inf")
+    checked = check_agreement(logs, texts, players)
+    # engine and plain replayer alternate, so that a change of load hits both alike
+    best = plain = float("inf")
     for _ in range(repeat):
-        t0 = time.process_time()
-        for text in logs:
-            replay_text(text)
-        best = min(best, time.process_time() - t0)
+        best = min(best, best_time(replay_text, texts, 1))
+        plain = min(plain, best_time(PlainCasino.replay_text, texts, 1))
     return {
+        "checked": checked,
+        "plain_games": games / plain,
         "rounds": rounds,
         "events": events,
         "sim_games": games / sim,
@@ -89,21 +158,32 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per row")
     parser.add_argument("--repeat", type=int, default=3, help="replay runs (best is kept)")
     args = parser.parse_args()
-    print(f"Casino: {args.games} whole games to 21 per row, CPU seconds of this process")
+    print(
+        f"Casino: {args.games} whole games to 21 per row, CPU seconds of this process "
+        f"({load()})"
+    )
     print(
         f"{'players':>7}  {'rounds':>6}  {'events':>7}  {'sim games/s':>11}  "
-        f"{'replay games/s':>14}  {'replay events/s':>15}  {'replay rounds/s':>15}  "
-        f"{'bare rounds/s':>13}"
+        f"{'replay games/s':>14}  {'plain replay':>12}  {'x plain':>7}  "
+        f"{'replay events/s':>15}  {'replay rounds/s':>15}  {'bare rounds/s':>13}"
     )
+    checked = 0
     for players in (2, 3, 4):
         r = ours(players, args.games, args.repeat)
+        checked += int(r["checked"])
         bare = bare_rounds(players, int(r["rounds"]))
         print(
             f"{players:>7}  {r['rounds']:>6,}  {r['events']:>7,}  {r['sim_games']:>11,.0f}  "
-            f"{r['replay_games']:>14,.0f}  {r['replay_events']:>15,.0f}  "
+            f"{r['replay_games']:>14,.0f}  {r['plain_games']:>12,.0f}  "
+            f"{r['replay_games'] / r['plain_games']:>7.2f}  {r['replay_events']:>15,.0f}  "
             f"{r['replay_rounds']:>15,.0f}  {bare:>13,.0f}"
         )
+    print(
+        f"plain: bench/plain_casino.py (stdlib json, written from the rules); it agreed with "
+        f"the engine on every log and refused the same line of {checked} corrupted logs."
+    )
     print("bare: the same seeded decks dealt, pairing or trailing, no events or checks.")
+    print(f"after: {load()}")
 
 
 if __name__ == "__main__":

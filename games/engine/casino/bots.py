@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import bot_players, logging_push
+from ..common import bot_players, choice, logging_push
 from ..errors import InvalidEvent
 from .cards import BIG_CASINO, LITTLE_CASINO, RANK_OF, SUIT_OF, VALUE_OF
 from .game import PLAY, CasinoGame
@@ -109,7 +109,7 @@ def choose(moves: list[dict[str, Any]], rng: random.Random, build: float) -> dic
         return _best_make(makes, rng)
     if trails:
         return min(trails, key=lambda m: (_trail_cost(m["card"]), rng.random()))
-    return rng.choice(moves)
+    return choice(rng, moves)
 
 
 def _capture_worth(move: dict[str, Any]) -> float:
@@ -121,7 +121,7 @@ def _capture_worth(move: dict[str, Any]) -> float:
 def _best_make(makes: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """Half the time any build, raise or call; otherwise one that gathers the most."""
     if rng.random() < 0.5:
-        return rng.choice(makes)
+        return choice(rng, makes)
 
     def size(m: dict[str, Any]) -> int:
         if m["type"] == "build":

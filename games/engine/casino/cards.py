@@ -8,7 +8,7 @@ counts 1 and a number card its face value; jacks, queens and kings have no value
 
 from __future__ import annotations
 
-from ..common import round_rng
+from ..common import round_rng, shuffle
 
 SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -40,7 +40,7 @@ def round_deck(seed: int | str, round_no: int) -> list[str]:
     canonical order shuffled with the round's generator (:func:`~games.engine.common.round_rng`:
     ``random.Random(f"{seed}/{round_no}")``). Deals take cards from its front."""
     deck = list(CANONICAL)
-    round_rng(seed, round_no).shuffle(deck)
+    shuffle(round_rng(seed, round_no), deck)
     return deck
 
 

@@ -30,11 +30,13 @@ part of the deck not dealt yet.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    all_in,
     check_event_type,
     competition_places,
     every_player,
@@ -87,6 +89,8 @@ _KEYS = {
     "end": frozenset({"type", "reason", "referee", "placements"}),
 }
 _BUILD_ID = re.compile(r"b[1-9][0-9]*")
+#: ``_named`` after an event that names no card (shared and read-only: no dict per event).
+_NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
 
 
 def _is_card(value: object) -> bool:
@@ -94,7 +98,7 @@ def _is_card(value: object) -> bool:
 
 
 def _card_list(value: object, field: str) -> list[str]:
-    if not isinstance(value, list) or not all(_is_card(c) for c in value):
+    if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
         raise InvalidEvent(f"'{field}' must be a list of card codes like '10D', '2S' or 'KC'")
     return value
 
@@ -173,7 +177,7 @@ class CasinoGame(Game):
         # The cards named by the latest event pushed (a deal's hands and center; empty
         # after any other event, ``end`` and ``correction`` included), for the bots,
         # which push seeded deals without cards and log them named.
-        self._named: dict[str, Any] = {}
+        self._named: Mapping[str, Any] = _NOTHING_NAMED
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> CasinoGame:
@@ -217,16 +221,31 @@ class CasinoGame(Game):
         """Validate one of Casino's own events and apply it (``Game.push`` has checked
         its type, takes ``end`` and ``correction`` and counts it); on error nothing
         changes."""
-        self._named = {}  # the cards named by this event only (a seeded deal fills them)
+        # the cards named by this event only (a seeded deal fills them)
+        self._named = _NOTHING_NAMED
         kind = event["type"]
         if (
-            not event.keys() <= _KEYS[kind]
+            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "round"
         ):  # all but the common case (no call there: replay speed); refusals are there
             check_event_type(event, _KEYS, self._status, self.sheet, "round")
         _HANDLERS[kind](self, event)
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`Game._push_one`'s
+        steps in one loop (the type, :meth:`_apply` or the shared ``end`` and
+        ``correction``, the count), without its call per event."""
+        apply = self._apply
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str or kind not in self.event_types:
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+            else:
+                apply(event)
+            self._events += 1
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
@@ -333,7 +352,7 @@ class CasinoGame(Game):
         if p != self._active:
             raise IllegalMove(f"{name} played out of turn (it is {self.turn}'s turn)")
         card = event.get("card")
-        if not _is_card(card):
+        if type(card) is not str or card not in ALL_CARDS:  # (_is_card, without a call)
             raise InvalidEvent(
                 f"'card' must be a card code like '10D', '2S' or 'KC', not {shown(card)}"
             )
@@ -414,12 +433,12 @@ class CasinoGame(Game):
                     raise InvalidEvent(
                         f"'take' items are card lists or build ids, not {shown(item)}{hint}"
                     )
-            elif not isinstance(item, list) or not item or not all(_is_card(c) for c in item):
+            elif not (isinstance(item, list) and item and all_in(ALL_CARDS, item)):
                 raise InvalidEvent(
                     "'take' items are non-empty lists of card codes or build ids like 'b1'"
                 )
         value = VALUE_OF[card]
-        loose = set(self._loose)
+        loose = self._loose  # (a dozen cards at most: a list is searched as fast as a set)
         taken_cards: list[str] = []
         taken_builds: list[str] = []
         if value is None:
@@ -469,8 +488,8 @@ class CasinoGame(Game):
                 taken_cards += item
         # -- apply
         self._hands[p].remove(card)
-        gone = set(taken_cards)
-        self._loose = [c for c in self._loose if c not in gone]
+        for c in taken_cards:  # (each once: checked above)
+            loose.remove(c)
         pile = self._captured[p]
         pile.append(card)
         pile += taken_cards
@@ -706,7 +725,7 @@ class CasinoGame(Game):
         """After an ``end`` (:meth:`Game._apply_end`: ``reason`` ``time`` or
         ``adjudicated``, an optional ``referee`` and ``placements``): without
         placements the players are ranked by the totals of the finished rounds."""
-        self._named = {}
+        self._named = _NOTHING_NAMED
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:
@@ -964,7 +983,7 @@ class CasinoGame(Game):
         g._scores = list(self._scores)
         g._placements = None if self._placements is None else dict(self._placements)
         g._end = None if self._end is None else dict(self._end)
-        g._named = {}
+        g._named = _NOTHING_NAMED
         return g
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from ..common import fast_shuffle
+
 SERIES = 6  #: at most six series in the center
 TOP = 20  #: a series is complete at 20
 TRAVIESO = 21  #: El Travieso: fits only on another player's 20, never the center
@@ -34,24 +36,9 @@ def shuffled_deck(seed: int | str) -> list[int]:
     return deck
 
 
-def _fast_shuffle(rng: random.Random, deck: list[int]) -> None:
-    """``rng.shuffle(deck)`` for the 121-card deck, with the same random draws.
-
-    ``Random.shuffle`` swaps ``deck[i]`` with ``deck[_randbelow(i + 1)]`` for ``i`` from
-    the end down to 1, and ``_randbelow(m)`` draws ``getrandbits(m.bit_length())``
-    until the value is below ``m``. Inlining that (bit lengths precomputed) saves two
-    Python calls a card, which is a visible share of replaying a log. Checked against
-    ``Random.shuffle`` at import (see below) and in the tests.
-    """
-    getrandbits = rng.getrandbits
-    for i, m, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= m:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, DECK_SIZE)))
+#: ``rng.shuffle(deck)`` with the same random draws, ``Random._randbelow`` inlined (the
+#: shuffle every seeded kind shares: :func:`games.engine.common.fast_shuffle`).
+_fast_shuffle = fast_shuffle
 
 
 def _reference_shuffle(rng: random.Random, deck: list[int]) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..common import bot_players, logging_push
+from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
 from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
@@ -77,56 +77,55 @@ def simulate_game(
     log: list[dict[str, Any]] = [start]
     names = g.players
 
-    push = logging_push(g, log)
-
+    push = g.push  # (logging_push's steps inline, one push for every branch below)
+    event: dict[str, Any]
     while not g.is_over:
-        if len(log) >= max_events:
-            push({"type": "end", "reason": "time"})
-            break
-        # A player who forgot UNO may be caught by the very next event.
-        if g._catchable is not None and rng.random() < catch:
-            against = names[g._catchable]
-            by = rng.choice([q for q in names if q != against])
-            push({"type": "catch", "by": by, "against": against})
-            continue
-        if g._catch_draw is not None:
-            push({"type": "draw", "player": names[g._catch_draw]})
-            continue
         phase = g._phase
-        if phase == IDLE:
-            push({"type": "deal"})
-            continue
-        me = g._active
-        assert me is not None
-        name = names[me]
-        hand = g._hands[me]
-        if phase == COLOR:
-            push({"type": "color", "player": name, "color": _best_color(hand, rng)})
-        elif phase == PENALTY:
-            push({"type": "draw", "player": name})
-        elif phase == FACING_W4:
-            if rng.random() < challenge:
-                push({"type": "challenge", "player": name})
-            else:
-                push({"type": "draw", "player": name})
-        elif phase == DRAWN:
-            drawn = g._drawn
-            keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
-            if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
-                push(_play(g, me, drawn, rng, forget))
-                continue
-            push({"type": "pass", "player": name})
-        else:  # a normal turn
-            options = g.playable(me)
-            if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
-                options.remove("W4")
-            if not options or rng.random() < draw_anyway:
-                push({"type": "draw", "player": name})
-            else:
-                # Prefer coloured cards (keep the wilds for later), as people do.
-                plain = [c for c in options if COLOR_OF[c] is not None]
-                pick = rng.choice(plain if plain and rng.random() < 0.8 else options)
-                push(_play(g, me, pick, rng, forget))
+        if len(log) >= max_events:
+            event = {"type": "end", "reason": "time"}
+        # A player who forgot UNO may be caught by the very next event.
+        elif g._catchable is not None and rng.random() < catch:
+            against = names[g._catchable]
+            by = choice(rng, [q for q in names if q != against])
+            event = {"type": "catch", "by": by, "against": against}
+        elif g._catch_draw is not None:
+            event = {"type": "draw", "player": names[g._catch_draw]}
+        elif phase == IDLE:
+            event = {"type": "deal"}
+        else:
+            me = g._active
+            assert me is not None
+            name = names[me]
+            if phase == COLOR:
+                event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
+            elif phase == PENALTY:
+                event = {"type": "draw", "player": name}
+            elif phase == FACING_W4:
+                kind = "challenge" if rng.random() < challenge else "draw"
+                event = {"type": kind, "player": name}
+            elif phase == DRAWN:
+                drawn = g._drawn
+                keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
+                if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
+                    event = _play(g, me, drawn, rng, forget)  # type: ignore[arg-type]
+                else:
+                    event = {"type": "pass", "player": name}
+            else:  # a normal turn
+                options = g.playable(me)
+                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                    options.remove("W4")
+                if not options or rng.random() < draw_anyway:
+                    event = {"type": "draw", "player": name}
+                else:
+                    # Prefer coloured cards (keep the wilds for later), as people do.
+                    plain = [c for c in options if COLOR_OF[c] is not None]
+                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
+                    event = _play(g, me, pick, rng, forget)
+        push(event)
+        named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
+        if named:
+            event.update(named)
+        log.append(event)
     return log, g
 
 
@@ -149,4 +148,4 @@ def _best_color(hand: list[str], rng: random.Random) -> str:
         if color is not None:
             counts[color] += 1
     best = max(counts.values())
-    return rng.choice([c for c in COLORS if counts[c] == best])
+    return choice(rng, [c for c in COLORS if counts[c] == best])

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    all_in,
     check_event_type,
     competition_places,
     every_player,
@@ -44,6 +46,7 @@ from ..common import (
     public_deal_event,
     round_rng,
     seeded_mismatch,
+    shuffle,
     start_dealer,
     start_sheet_and_seed,
     start_target,
@@ -92,8 +95,13 @@ _KEYS = {
 }
 
 
+#: ``_named`` after an event that names no card (shared and read-only: no dict per event).
+_NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
+
+
 def _card_list(value: object, field: str) -> list[str]:
-    if not isinstance(value, list) or not all(type(c) is str and c in ALL_CARDS for c in value):
+    """``value``, a list of card codes (``InvalidEvent`` otherwise)."""
+    if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
         raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
 
@@ -150,7 +158,7 @@ class UnoGame(Game):
         self._events = 1
         # The cards named by the last applied event (for the bots, which push events
         # without cards to a seeded game and write them into the log named).
-        self._named: dict[str, Any] = {}
+        self._named: Mapping[str, Any] = _NOTHING_NAMED
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> UnoGame:
@@ -198,28 +206,61 @@ class UnoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Validate one of UNO's own events and apply it (``Game.push`` has checked its
+        """Validate and apply one of UNO's own events (``Game.push`` has checked its
         type, takes ``end`` and ``correction`` and counts it); on error nothing
-        changes."""
+        changes (each handler checks everything before it changes anything). The one
+        step ``push`` and ``push_many`` share: the checks every event gets
+        (:func:`~games.engine.common.check_event_type`: no unknown field, the game in
+        progress, score-sheet lines only on a sheet), the caught player's draw first,
+        the player to move (:meth:`_actor`) for the events that only they may send
+        (``color``, ``play``, ``draw``, ``pass``, ``challenge``); then the event type's
+        handler (``_on_<type>``, given that seat), which states its rules and returns
+        the seat that may be caught next.
+
+        Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
+        condition, and the player to move in another, without a call (the call is made
+        only to find the refusal)."""
         kind = event["type"]
         if (
-            not event.keys() <= _KEYS[kind]
+            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
             or self._status != IN_PROGRESS
             or self.sheet
             or kind == "hand"
-        ):  # all but the common case (no call there: replay speed); refusals are there
+        ):  # all but the common case; refusals are there
             check_event_type(event, _KEYS, self._status, self.sheet, "hand")
         caught = self._catch_draw
-        if caught is not None and not (
-            kind == "draw" and event.get("player") == self._names[caught]
-        ):
-            if kind == "catch":
-                raise IllegalMove(f"{self._names[caught]} was already caught")
-            raise IllegalMove(
-                f"{self._names[caught]} was caught without UNO and must draw two cards first"
-            )
-        self._named = {}
-        self._catchable = _HANDLERS[kind](self, event)
+        if caught is not None:
+            if not (kind == "draw" and event.get("player") == self._names[caught]):
+                if kind == "catch":
+                    raise IllegalMove(f"{self._names[caught]} was already caught")
+                raise IllegalMove(
+                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
+                )
+            p = caught
+        elif kind in _BY_THE_PLAYER_TO_MOVE:
+            # the usual case of _actor (the player to move) inline; it gives the refusal
+            name = event.get("player")
+            p = self._idx.get(name) if type(name) is str else None
+            if p is None or p != self._active:
+                p = self._actor(event)
+        else:
+            p = None
+        self._named = _NOTHING_NAMED
+        self._catchable = _HANDLERS[kind](self, event, p)
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`Game._push_one`'s
+        steps in one loop (the type, the kind's :meth:`_apply` or the shared ``end``
+        and ``correction``, the count), without its call per event."""
+        apply = self._apply
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            if type(kind) is not str or kind not in self.event_types:
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+            else:
+                apply(event)
+            self._events += 1
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
@@ -238,7 +279,7 @@ class UnoGame(Game):
         return (seat + steps * self._direction) % self._n
 
     # ------------------------------------------------------------------ deal
-    def _on_deal(self, event: dict[str, Any]) -> None:
+    def _on_deal(self, event: dict[str, Any], _p: None = None) -> None:
         """Open a hand: seven cards each, dealt one at a time from the front of the
         draw pile clockwise from the dealer's left, then the up cards (every ``W4`` is
         returned to the bottom of the draw pile and the next card turned)."""
@@ -272,11 +313,12 @@ class UnoGame(Game):
         if self.seed is not None:
             rng = round_rng(self.seed, hand_no)
             deck = list(CANONICAL[self.deck])
-            rng.shuffle(deck)
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for i in range(HAND_SIZE * n):
-                hands[order[i % n]].append(deck[i])
+            shuffle(rng, deck)
             pos = HAND_SIZE * n
+            # card i goes to order[i % n]: each hand is every n-th card of the first pos
+            hands: list[list[str]] = [[] for _ in range(n)]
+            for k, q in enumerate(order):
+                hands[q] = deck[k:pos:n]
             up = []
             while True:
                 card = deck[pos]
@@ -354,11 +396,10 @@ class UnoGame(Game):
         return [_card_list(value[p], f"{field}.{p}") for p in self._names]
 
     # ------------------------------------------------------------------ colour
-    def _on_color(self, event: dict[str, Any]) -> None:
+    def _on_color(self, event: dict[str, Any], p: int) -> None:
+        """The colour after a wild up card, chosen by ``p`` (the player to move)."""
         if self._phase != COLOR:
-            self._actor(event)
             raise IllegalMove("a 'color' event only follows a wild up card")
-        self._actor(event)
         color = event.get("color")
         if color not in COLORS:
             raise InvalidEvent(f"'color' must be one of R, Y, G, B, not {shown(color)}")
@@ -366,9 +407,9 @@ class UnoGame(Game):
         self._phase = TURN
 
     # ------------------------------------------------------------------ play
-    def _on_play(self, event: dict[str, Any]) -> int | None:
-        """Judge and apply a play; returns the seat that may now be caught (or None)."""
-        p = self._actor(event)
+    def _on_play(self, event: dict[str, Any], p: int) -> int | None:
+        """Judge and apply a play by ``p`` (the player to move); returns the seat that
+        may now be caught (or None)."""
         phase = self._phase
         name = self._names[p]
         card = event.get("card")
@@ -466,7 +507,7 @@ class UnoGame(Game):
         hands = self._hands_field(given, "hands") if given is not None else None
         if self._rng is not None:
             state = self._rng.getstate()
-            self._rng.shuffle(pool)
+            shuffle(self._rng, pool)
             dealt: list[list[str]] = [[] for _ in range(n)]
             for i, c in enumerate(pool):
                 dealt[order[i % n]].append(c)
@@ -492,13 +533,14 @@ class UnoGame(Game):
         return [list(h) for h in hands]
 
     # ------------------------------------------------------------------ draw, pass
-    def _on_draw(self, event: dict[str, Any]) -> None:
+    def _on_draw(self, event: dict[str, Any], p: int) -> None:
+        """A draw by ``p``: the player to move, or the caught player (``_run`` lets
+        only their draw through), who draws two."""
         name = event.get("player")
         caught = self._catch_draw
-        if caught is not None:  # (push() let only the caught player's draw through)
-            p, need = caught, 2
+        if caught is not None:
+            need = 2
         else:
-            p = self._actor(event)
             phase = self._phase
             if phase == TURN:
                 need = 1
@@ -555,7 +597,7 @@ class UnoGame(Game):
             assert rng is not None
             state = rng.getstate()
             refill = discard[:-1]
-            rng.shuffle(refill)
+            shuffle(rng, refill)
             rest = k - have
             drawn = pile[::-1] + refill[:rest]
             if given is not None and given != drawn:
@@ -607,8 +649,7 @@ class UnoGame(Game):
         del discard[:-1]
         return list(given)
 
-    def _on_pass(self, event: dict[str, Any]) -> None:
-        p = self._actor(event)
+    def _on_pass(self, event: dict[str, Any], p: int) -> None:
         if self._phase != DRAWN:
             raise IllegalMove(
                 f"{self._names[p]} may pass only right after drawing one card in their turn"
@@ -617,8 +658,7 @@ class UnoGame(Game):
         self._phase, self._active = TURN, self._next(p)
 
     # ------------------------------------------------------------------ challenge, catch
-    def _on_challenge(self, event: dict[str, Any]) -> None:
-        p = self._actor(event)
+    def _on_challenge(self, event: dict[str, Any], p: int) -> None:
         if self._phase != FACING_W4:
             raise IllegalMove(
                 f"{self._names[p]} may challenge only a Wild Draw Four played on them, "
@@ -641,7 +681,7 @@ class UnoGame(Game):
         else:  # the bluffer draws four; then the challenger plays in the chosen colour
             self._active, self._need, self._after, self._resume = w4, 4, RESUME, p
 
-    def _on_catch(self, event: dict[str, Any]) -> None:
+    def _on_catch(self, event: dict[str, Any], _p: None = None) -> None:
         by, against = event.get("by"), event.get("against")
         for who in (by, against):
             if type(who) is not str or who not in self._idx:
@@ -679,7 +719,7 @@ class UnoGame(Game):
         if max(self._scores) >= self.target:
             self._finish(None)
 
-    def _on_hand(self, event: dict[str, Any]) -> None:
+    def _on_hand(self, event: dict[str, Any], _p: None = None) -> None:
         """A score-sheet line: who went out and how many points they scored."""
         winner, points = event.get("winner"), event.get("points")
         if type(winner) is not str or winner not in self._idx:
@@ -727,9 +767,8 @@ class UnoGame(Game):
         color, top = self._color, VALUE_OF[self._discard[-1]] if self._discard else None
         seen = []
         for c in self._hands[seat]:
-            if c not in seen and (
-                COLOR_OF[c] is None or COLOR_OF[c] == color or VALUE_OF[c] == top
-            ):
+            k = COLOR_OF[c]
+            if (k is None or k == color or VALUE_OF[c] == top) and c not in seen:
                 seen.append(c)
         return seen
 
@@ -1055,3 +1094,5 @@ class UnoGame(Game):
 #: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
 #: everything before it changes anything and returns the seat that may be caught next.
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
+#: The events only the player to move may send (``_run`` checks that first: _actor).
+_BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
