@@ -1,5 +1,6 @@
 """Accessibility: axe-core finds nothing on one page of every page template, in the light
-and in the dark colour scheme.
+and in the dark colour scheme; and no page scrolls sideways on a phone in the languages
+with the longest words (Spanish, German).
 
 axe-core's script comes from the ``axe-playwright-python`` package (its bundled
 ``axe.min.js``, a ``dev`` extra): nothing is downloaded at test time. The script is
@@ -7,11 +8,13 @@ evaluated in each page (Playwright's ``evaluate`` is not subject to the page's C
 Security Policy) and ``axe.run()`` reports the violations of the rendered page, with
 the stylesheets and scripts the site serves.
 
-Time: one browser (the package's), one context per colour scheme (the site's dark
-theme is ``prefers-color-scheme: dark``, emulated with ``color_scheme``), one page
-reused for every template, the data made once per scheme. Each template is a subtest
-of its scheme's test, so a failure names the template, the scheme and every violation
-(rule, impact, elements, what to fix).
+Time: one browser (the package's), one phone context per tour: the light scheme in
+Spanish, the dark one in German (the site's dark theme is ``prefers-color-scheme:
+dark``, emulated with ``color_scheme``), one page reused for every template, the data
+made once per tour. Both checks run on each page of a tour (two tours instead of one
+per scheme and one per language: the page loads and the data were most of the time).
+Each template is a subtest of its tour, so a failure names the template, the scheme,
+the language and every violation (rule, impact, elements, what to fix).
 """
 
 from __future__ import annotations
@@ -275,41 +278,35 @@ def _tour(context: Any, site: Site, log_in: Any, subtests: Any, label: str, chec
             check(page, visit)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_template_has_no_axe_violations(
-    scheme: str, make_context: Any, log_in: Any, subtests: Any
+@pytest.mark.parametrize(
+    ("scheme", "locale"), [("light", "es-ES"), ("dark", "de-DE")], ids=["light-es", "dark-de"]
+)
+def test_every_page_template_has_no_axe_violations_nor_scrolls_sideways(
+    scheme: str, locale: str, make_context: Any, log_in: Any, subtests: Any
 ) -> None:
+    """axe-core finds nothing on any page template, in either colour scheme; and at
+    390 px, in the languages with the longest words, every page fits the screen's
+    width: wide tables scroll inside their own box, labels wrap (German game and
+    referee pages were 437 px wide: the facts' labels did not wrap). One tour checks
+    both (the width first: axe opens every ``<details>``), Spanish in the light scheme,
+    German in the dark: each template is checked by axe in both schemes and for width
+    in both languages, with half the page loads and data set-ups of a tour per check."""
     script = axe_script()
     site = make_site()
-    context = make_context("phone", color_scheme=scheme)
+    context = make_context("phone", color_scheme=scheme, locale=locale)
     page = context.new_page()
     assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
 
-    def no_violations(page: Any, visit: Visit) -> None:
-        violations = axe_violations(page, script)
-        assert not violations, (
-            f"{visit.template} in the {scheme} scheme at {page.url}:\n{describe(violations)}"
-        )
-
-    _tour(context, site, log_in, subtests, scheme, no_violations)
-
-
-@pytest.mark.parametrize("locale", ["es-ES", "de-DE"])
-def test_no_page_template_scrolls_sideways_on_a_phone(
-    locale: str, make_context: Any, log_in: Any, subtests: Any
-) -> None:
-    """At 390 px, in the languages with the longest words, every page fits the screen's
-    width: wide tables scroll inside their own box, labels wrap (German game and
-    referee pages were 437 px wide: the facts' labels did not wrap)."""
-    site = make_site()
-    context = make_context("phone", locale=locale)
-    context.new_page()
-
-    def fits(page: Any, visit: Visit) -> None:
+    def fits_and_no_violations(page: Any, visit: Visit) -> None:
         screen = page.viewport_size["width"]  # 390
         wide = page.evaluate(WIDER_THAN_SCREEN, screen)
         assert not wide, (
             f"{visit.template} in {locale} at {page.url}: wider than {screen} px: {wide}"
         )
+        violations = axe_violations(page, script)
+        assert not violations, (
+            f"{visit.template} in the {scheme} scheme ({locale}) at {page.url}:\n"
+            f"{describe(violations)}"
+        )
 
-    _tour(context, site, log_in, subtests, locale, fits)
+    _tour(context, site, log_in, subtests, f"{scheme}, {locale}", fits_and_no_violations)
