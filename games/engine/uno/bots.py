@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
@@ -79,7 +80,7 @@ def simulate_game(
 
     push = g.push  # (logging_push's steps inline, one push for every branch below)
     event: dict[str, Any]
-    while not g.is_over:
+    while g._status == IN_PROGRESS:
         phase = g._phase
         if len(log) >= max_events:
             event = {"type": "end", "reason": "time"}

@@ -411,18 +411,18 @@ class UnoGame(Game):
         """Judge and apply a play by ``p`` (the player to move); returns the seat that
         may now be caught (or None)."""
         phase = self._phase
-        name = self._names[p]
         card = event.get("card")
         if type(card) is not str or card not in ALL_CARDS:
             raise InvalidEvent(
                 f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
             )
         if phase not in (TURN, DRAWN):
-            raise IllegalMove(self._not_now(name, "play"))
+            raise IllegalMove(self._not_now(self._names[p], "play"))
         hand = self._hands[p]
         if card not in hand:
-            raise IllegalMove(f"{name} has no {card} (hand: {fmt_cards(hand)})")
+            raise IllegalMove(f"{self._names[p]} has no {card} (hand: {fmt_cards(hand)})")
         if phase == DRAWN and card != self._drawn:
+            name = self._names[p]
             if self._drawn is None:
                 raise IllegalMove(f"{name} drew nothing and may only pass")
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
