@@ -158,10 +158,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="games per row")
     parser.add_argument("--repeat", type=int, default=3, help="replay runs (best is kept)")
     args = parser.parse_args()
-    print(
-        f"Casino: {args.games} whole games to 21 per row, CPU seconds of this process "
-        f"({load()})"
-    )
+    print(f"Casino: {args.games} whole games to 21 per row, CPU seconds of this process ({load()})")
     print(
         f"{'players':>7}  {'rounds':>6}  {'events':>7}  {'sim games/s':>11}  "
         f"{'replay games/s':>14}  {'plain replay':>12}  {'x plain':>7}  "

@@ -48,8 +48,13 @@ def number(card: str) -> int | None:
 
 
 def is_build_id(item: object) -> bool:
-    return isinstance(item, str) and len(item) > 1 and item[0] == "b" and item[1:].isdigit() \
+    return (
+        isinstance(item, str)
+        and len(item) > 1
+        and item[0] == "b"
+        and item[1:].isdigit()
         and item[1] != "0"
+    )
 
 
 def check_cards(value: object, what: str) -> list[str]:
