@@ -37,10 +37,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_uno import best_time, load  # noqa: E402
+from bench_uno import best_time, check_agreement, load  # noqa: E402
 from plain_casino import PlainCasino, PlainError  # noqa: E402
 
-from games.engine import EngineError, jsonio, replay_text, simulate  # noqa: E402
+from games.engine import jsonio, replay_text, simulate  # noqa: E402
 from games.engine.casino.cards import CANONICAL, RANK_OF, round_deck  # noqa: E402
 
 
@@ -71,30 +71,6 @@ def corrupt(log: list[dict], rng: random.Random) -> list[dict]:
         return log
 
 
-def check_agreement(logs: list[list[dict]], texts: list[bytes], seed: int) -> int:
-    """Both replay every log to the same result, and refuse the same line of a corrupted
-    copy of it; returns the number of corrupted logs checked (AssertionError if not)."""
-    rng = random.Random(seed)
-    for log, text in zip(logs, texts, strict=True):
-        ours = replay_text(text).summary()
-        plain = PlainCasino.replay_text(text)
-        assert (ours["scores"], ours["placements"], ours["events"]) == (
-            plain.scores,
-            plain.placements,
-            plain.events,
-        ), "the plain replayer disagrees with the engine"
-        bad = "".join(jsonio.dumps(e) + "\n" for e in corrupt(log, rng)).encode()
-        lines = []
-        for run, error in ((replay_text, EngineError), (PlainCasino.replay_text, PlainError)):
-            try:
-                run(bad)
-                lines.append(None)
-            except error as exc:
-                lines.append(int(str(exc).split(":")[0].split()[-1]))
-        assert lines[0] == lines[1], f"refused at line {lines[0]} (engine), {lines[1]} (plain)"
-    return len(logs)
-
-
 def ours(players: int, games: int, repeat: int) -> dict[str, float]:
     """Games simulated and replayed a second, with the rounds and events they hold."""
     logs: list[list[dict]] = []
@@ -108,7 +84,9 @@ def ours(players: int, games: int, repeat: int) -> dict[str, float]:
         logs.append(log)
         texts.append("".join(jsonio.dumps(e) + "\n" for e in log).encode())
     sim = time.process_time() - t0
-    checked = check_agreement(logs, texts, players)
+    checked = check_agreement(
+        logs, texts, players, plain=PlainCasino, plain_error=PlainError, corrupt=corrupt
+    )
     # engine and plain replayer alternate, so that a change of load hits both alike
     best = plain = float("inf")
     for _ in range(repeat):

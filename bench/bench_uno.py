@@ -30,6 +30,8 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -82,21 +84,31 @@ def corrupt(log: list[dict], rng: random.Random) -> list[dict]:
         return log
 
 
-def check_agreement(logs: list[list[dict]], texts: list[bytes], seed: int) -> int:
+def check_agreement(
+    logs: list[list[dict]],
+    texts: list[bytes],
+    seed: int,
+    *,
+    plain: Any = PlainUno,
+    plain_error: type[Exception] = PlainError,
+    corrupt: Callable[[list[dict], random.Random], list[dict]] = corrupt,
+) -> int:
     """Both replay every log to the same result, and refuse the same line of a corrupted
-    copy of it; returns the number of corrupted logs checked (AssertionError if not)."""
+    copy of it (``corrupt``); returns the number of corrupted logs checked
+    (AssertionError if not). ``plain``: the plain replayer (``replay_text``), whose
+    refusals are ``plain_error`` (UNO's by default; bench_casino passes Casino's)."""
     rng = random.Random(seed)
     for log, text in zip(logs, texts, strict=True):
         ours = replay_text(text).summary()
-        plain = PlainUno.replay_text(text)
+        theirs = plain.replay_text(text)
         assert (ours["scores"], ours["placements"], ours["events"]) == (
-            plain.scores,
-            plain.placements,
-            plain.events,
+            theirs.scores,
+            theirs.placements,
+            theirs.events,
         ), "the plain replayer disagrees with the engine"
         bad = "".join(jsonio.dumps(e) + "\n" for e in corrupt(log, rng)).encode()
         lines = []
-        for run, error in ((replay_text, EngineError), (PlainUno.replay_text, PlainError)):
+        for run, error in ((replay_text, EngineError), (plain.replay_text, plain_error)):
             try:
                 run(bad)
                 lines.append(None)

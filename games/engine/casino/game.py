@@ -30,7 +30,7 @@ part of the deck not dealt yet.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -232,20 +232,6 @@ class CasinoGame(Game):
         ):  # all but the common case (no call there: replay speed); refusals are there
             check_event_type(event, _KEYS, self._status, self.sheet, "round")
         _HANDLERS[kind](self, event)
-
-    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """A whole log (``Game.push_many``'s batch path): :meth:`Game._push_one`'s
-        steps in one loop (the type, :meth:`_apply` or the shared ``end`` and
-        ``correction``, the count), without its call per event."""
-        apply = self._apply
-        for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            if type(kind) is not str or kind not in self.event_types:
-                kind = self._event_type(event)  # ("end" or "correction"; else raises)
-                self._apply_shared(event, kind)
-            else:
-                apply(event)
-            self._events += 1
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:

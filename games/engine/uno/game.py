@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -247,20 +247,6 @@ class UnoGame(Game):
             p = None
         self._named = _NOTHING_NAMED
         self._catchable = _HANDLERS[kind](self, event, p)
-
-    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
-        """A whole log (``Game.push_many``'s batch path): :meth:`Game._push_one`'s
-        steps in one loop (the type, the kind's :meth:`_apply` or the shared ``end``
-        and ``correction``, the count), without its call per event."""
-        apply = self._apply
-        for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            if type(kind) is not str or kind not in self.event_types:
-                kind = self._event_type(event)  # ("end" or "correction"; else raises)
-                self._apply_shared(event, kind)
-            else:
-                apply(event)
-            self._events += 1
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
