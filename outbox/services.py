@@ -115,7 +115,7 @@ def outbox_publish(*, message_id: int, topic: str | None = None, force: bool = F
         # sweep publishes the message again later.
         deliver.apply_async((message_id,), retry=False, queue=queue_for(topic))
     except Exception:  # the change is committed; the sweep publishes the message again
-        if claimed and topic:
+        if claimed and topic and is_batched(topic):
             _release(topic)  # no task is queued: the next message must publish
         logger.exception("could not publish outbox message %s", message_id)
 

@@ -101,6 +101,13 @@ def _rated(row: dict[str, Any], ids: dict[str, int]) -> RatedGame | None:
     )
 
 
+def _player_ids(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Handle -> player id of the known players named in the game ``rows`` (seat order,
+    or the placements' keys when a game has no players listed). 1 query."""
+    handles = {h for row in rows for h in (row["players"] or list(row["placements"] or {}))}
+    return dict(_players().filter(handle__in=handles).values_list("handle", "id"))
+
+
 def _from(finished_at: Any, game_id: int, *, finished: str, game: str) -> Q:
     """Rows at or after the rating position ``(finished_at, game_id)`` (rating order:
     finish time, then id), for the rows' ``finished`` and ``game`` fields."""
@@ -309,8 +316,7 @@ def _rate_games(kind: str, game_ids: list[int]) -> dict[int, str]:
         .order_by("finished_at", "id")
         .values(*_GAME_FIELDS)
     )
-    handles = {h for row in rows for h in (row["players"] or list(row["placements"] or {}))}
-    ids = dict(_players().filter(handle__in=handles).values_list("handle", "id"))
+    ids = _player_ids(rows)
     counted: dict[int, tuple[set[int], Any]] = {}
     for game, version, finished in RatingChange.objects.filter(game_id__in=game_ids).values_list(
         "game_id", "result_version", "game_finished_at"
@@ -422,8 +428,7 @@ def _recompute_from(kind: str, since: tuple[Any, int]) -> int:
         dropped[player] = dropped.get(player, 0) + 1
     removed.delete()
     rows = list(_game_rows(kind, since))
-    handles = {h for row in rows for h in (row["players"] or list(row["placements"] or {}))}
-    ids = dict(_players().filter(handle__in=handles).values_list("handle", "id"))
+    ids = _player_ids(rows)
     games = [g for row in rows if (g := _rated(row, ids)) is not None]
     newcomers = {p for g in games for p in g.placements} - start.keys()
     current = {
