@@ -15,9 +15,13 @@
  * have one, else by their class and their position among those of that class, so that
  * one more of another kind above does not move what is open).
  * What the reader was typing (a field with an id whose value differs from the page's)
- * is put back in the fresh field of the same id, with the focus and the caret, unless
- * ``options.keepTyping`` is false (score.js: its refresh follows the scorekeeper's own
- * event, and what they sent must not stay in the box). */
+ * is put back in the fresh field of the same id, with the focus and the caret, and what
+ * they had chosen (a radio group, a select, by form and name) is chosen again where the
+ * fresh copy still starts that group from the same choice (a fresh copy that changed it
+ * shows someone else's answer, which wins) -- unless ``options.keepTyping`` is false
+ * (score.js: its refresh follows the scorekeeper's own event, and what they sent must
+ * not stay in the box). A late message about the position already shown thus never
+ * clears a winner tapped a moment before. */
 (function () {
   "use strict";
 
@@ -50,6 +54,7 @@
     var open = {};
     folds(current).forEach(function (fold) { open[fold.key] = fold.details.open; });
     var typing = keepTyping ? typed(current) : [];
+    var choices = keepTyping ? chosen(current) : [];
     for (var i = 0; i < fresh.attributes.length; i++) {
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
@@ -59,6 +64,7 @@
       if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
     });
     typing.forEach(putBack);
+    choices.forEach(function (choice) { chooseAgain(current, choice); });
   }
 
   // Each <details> of a region with its key: "#id", else its class and its position
@@ -89,6 +95,44 @@
     if (!field.focused) return;
     f.focus();
     try { f.setSelectionRange(field.start, field.end); } catch (e) { /* number inputs have no caret */ }
+  }
+
+  // The radio groups and selects of a region, each with the choice the page was served
+  // with and the one shown now: {key, group, initial, now}.
+  function groups(region) {
+    var found = {};
+    Array.prototype.forEach.call(region.querySelectorAll("input[type=radio][name], select[name]"), function (f) {
+      var key = (f.form && f.form.id ? f.form.id : "") + "\u0000" + f.name;
+      var group = found[key] || (found[key] = { key: key, name: f.name, initial: "", now: "" });
+      if (f.tagName === "SELECT") {
+        var first = f.options.length ? f.options[0].value : "";
+        var initial = Array.prototype.filter.call(f.options, function (o) { return o.defaultSelected; });
+        group.initial = initial.length ? initial[0].value : first;
+        group.now = f.value;
+        group.select = true;
+      } else {
+        if (f.defaultChecked) group.initial = f.value;
+        if (f.checked) group.now = f.value;
+      }
+    });
+    return Object.keys(found).map(function (key) { return found[key]; });
+  }
+
+  function chosen(region) {
+    return groups(region).filter(function (g) { return g.now !== g.initial; });
+  }
+
+  function chooseAgain(region, choice) {
+    var fresh = groups(region).filter(function (g) { return g.key === choice.key; })[0];
+    if (!fresh || fresh.initial !== choice.initial) return; // gone, or answered since
+    Array.prototype.forEach.call(region.querySelectorAll(choice.select ? "select[name]" : "input[type=radio][name]"), function (f) {
+      if (f.name !== choice.name || (f.form && f.form.id ? f.form.id : "") + "\u0000" + f.name !== choice.key) return;
+      if (choice.select) {
+        if (Array.prototype.some.call(f.options, function (o) { return o.value === choice.now; })) f.value = choice.now;
+      } else {
+        f.checked = f.value === choice.now;
+      }
+    });
   }
 
   window.TockRegions = { swapIn: swapIn };

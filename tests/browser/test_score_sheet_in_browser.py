@@ -27,6 +27,16 @@ _SMALL = """() => [...document.querySelectorAll(
   .filter((r) => r.width < 44 || r.height < 44).length"""
 
 
+#: Swaps #score-moves with a fresh copy of the page as live.js does for a late message
+#: (same position); with an argument, that copy has the winner ``arg`` chosen already.
+_SAME_POSITION_SWAP = """async (winner) => {
+  const html = await (await fetch(location.href, {headers: {Accept: "text/html"}})).text();
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  if (winner) doc.querySelector(`input[name='winner'][value='${winner}']`).setAttribute("checked", "");
+  return window.TockRegions.swapIn(doc, ["#score-moves"]).length;
+}"""
+
+
 def _sheet(kind: str) -> tuple[Any, Any]:
     tournament = kind_tournament(kind, name=f"{kind} sheet")
     game = seated_game(tournament, FOUR)
@@ -65,6 +75,14 @@ def test_uno_hands_on_the_pad(live_site, make_context, log_in, shot) -> None:
     record_button.click()
     expect(moves).to_have_attribute("data-sequence", "3")
     # the keyboard: a player, digits, Enter
+    _choose(page, "winner", "dario")
+    # A late live message about the line just recorded swaps in a copy of the same
+    # position: the winner just tapped stays chosen (it was cleared before).
+    assert page.evaluate(_SAME_POSITION_SWAP, None) == 1
+    expect(page.locator("input[name='winner'][value='dario']")).to_be_checked()
+    # a copy in which the group starts from another answer (someone else's) wins
+    assert page.evaluate(_SAME_POSITION_SWAP, "alba") == 1
+    expect(page.locator("input[name='winner'][value='alba']")).to_be_checked()
     _choose(page, "winner", "dario")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.type("40")
