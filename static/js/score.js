@@ -56,6 +56,7 @@
   var laterTimer = null;
   var typed = "";
   var typedTimer = null;
+  var sentLine = 0; // the sequence of the score sheet's line sent, until a page past it shows
 
   // ------------------------------------------------------------------ taps
   document.addEventListener("click", function (e) {
@@ -68,6 +69,8 @@
     e.preventDefault();
     if (busy || el.disabled) return; // one event at a time: the next needs the new page
     var form = el.closest("form");
+    // the sheet's Record: what its form holds goes once a page past the line shows
+    if (el.form && el.form.hasAttribute("data-sheet")) sentLine = parseInt(el.getAttribute("data-sequence"), 10) || pageSequence();
     tap(event, {
       key: el.getAttribute("data-key") || field(form, "key"),
       sequence: el.getAttribute("data-sequence") || field(form, "sequence"),
@@ -89,15 +92,35 @@
 
   document.addEventListener("tock:live-updated", function () {
     if (busy) setBusy(true); // live.js swapped in fresh, enabled targets mid-send
-    page.classList.remove("picking"); // a choice opened on the older page is gone
-    // A refresh of the same position (a late message about the event already shown)
-    // keeps the choice the scorekeeper just opened; a new position closes it.
+    keepPick();
+    clearSentLine();
+  });
+
+  // The first page past the sheet's line sent (live.js's copy, which keeps what the
+  // reader typed, or this script's own refresh): the line's entries were sent and go;
+  // what is typed or chosen on that page is the next line's and stays.
+  function clearSentLine() {
+    if (!sentLine || pageSequence() <= sentLine) return;
+    sentLine = 0;
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-sheet]"), function (form) {
+      form.reset();
+      form.dispatchEvent(new Event("change", { bubbles: true })); // sheet.js: the Record's event
+    });
+  }
+
+  // After a swap (live.js's or this script's own refresh): the fresh copy has every
+  // choice closed. A copy of the position the choice was opened on (a late message
+  // about the event already shown, or the refresh after the scorekeeper's own event
+  // when live.js showed that page first) keeps the choice just opened; a new position
+  // closes it.
+  function keepPick() {
+    page.classList.remove("picking");
     if (picked && picked.sequence === pageSequence()) {
       var key = page.querySelector('[data-pick="' + picked.id + '"]');
       if (key) { openPick(key); return; }
     }
     picked = null;
-  });
+  }
   window.addEventListener("online", function () { flush(); });
   window.addEventListener("offline", function () { showQueue(); });
 
@@ -155,6 +178,7 @@
     }
     if (GATEWAY[status]) { again(item, n); return; } // the server behind it is down
     // Refused: this tap and the ones tapped after it on the same page are not sent.
+    sentLine = 0; // a refused line's entries stay in the form, to be put right
     var dropped = queue.splice(0, queue.length);
     save();
     if (dropped.length > 1 || dropped[0].waited) refused = refused.concat(dropped);
@@ -282,9 +306,10 @@
 
   // A fresh copy of the page, its regions swapped in (regions.js: an older copy than the
   // one live.js showed is left out). After the scorekeeper's own event (``own``: its
-  // sequence) what was typed goes (it was sent), and what closes after an event
-  // (data-close-on-event: "Something else") closes, unless live.js already showed the
-  // page after that event (what was opened since stays open).
+  // sequence) what was typed and chosen goes (it was sent), and what closes after an
+  // event (data-close-on-event: "Something else") closes, unless live.js already showed
+  // the page after that event: what was typed, chosen or opened since is the next
+  // event's and stays.
   function refresh(own) {
     return fetch(page.dataset.scoreUrl, { headers: { Accept: "text/html" }, credentials: "same-origin" })
       .then(function (response) {
@@ -293,11 +318,11 @@
       })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        if (own && pageSequence() <= own) {
+        var sent = own && pageSequence() <= own; // the page still shows the event sent
+        if (sent) {
           Array.prototype.forEach.call(page.querySelectorAll("details[data-close-on-event]"), function (d) { d.open = false; });
         }
-        page.classList.remove("picking"); // the fresh copy has every choice closed
-        window.TockRegions.swapIn(doc, REGIONS, { keepTyping: !own });
+        if (window.TockRegions.swapIn(doc, REGIONS, { keepTyping: !sent })) { keepPick(); clearSentLine(); }
         if (busy) setBusy(true);
       })
       .catch(function () { if (navigator.onLine !== false) window.location.reload(); });

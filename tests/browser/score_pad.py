@@ -6,6 +6,7 @@ layout promises: nothing to scroll, every target at least 44 x 44 CSS pixels."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 #: The selector of the target of ``wanted`` (by its data-event, so that it survives a
@@ -46,6 +47,12 @@ _LAYOUT = """() => {
 }"""
 
 
+def find_target(page: Any, event: dict[str, Any]) -> dict[str, str] | None:
+    """``{"selector": ..., "opener": ...}`` of ``event``'s target ("" opener when it
+    shows already), or None when the page offers none."""
+    return page.evaluate(_FIND, event)
+
+
 def tap_event(page: Any, event: dict[str, Any]) -> int:
     """Tap ``event`` through the page (its opener first when it is folded away); the
     number of taps it took. Fails when the page offers no target for it."""
@@ -62,3 +69,60 @@ def tap_event(page: Any, event: dict[str, Any]) -> int:
 def layout_problems(page: Any) -> list[str]:
     """What breaks the phone layout now (an empty list when nothing)."""
     return page.evaluate(_LAYOUT)
+
+
+#: Swaps the score page's regions with a fresh copy fetched apart (``?copy``), as live.js
+#: shows a message about an event; answers the sequence of the next event shown.
+_LIVE_COPY = """async () => {
+  const answer = await fetch(location.pathname + "?copy=1", {headers: {Accept: "text/html"}});
+  const html = await answer.text();
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const regions = ["#score-head", "#score-moves", "#score-state", "#score-result"];
+  const swapped = window.TockRegions.swapIn(doc, regions);
+  document.dispatchEvent(new CustomEvent("tock:live-updated", {detail: swapped}));
+  return document.querySelector("#score-moves .score-moves").dataset.sequence;
+}"""
+
+_MARK = "() => document.querySelector('#score-moves').append(document.createElement('hr'))"
+
+
+class OwnRefresh:
+    """The order of a score page's two swaps after the scorekeeper's own event, chosen
+    by the test: live.js is not loaded (its messages come when they come), the test
+    shows its copy with :meth:`show_live_copy`, and score.js's own refresh (its fetch
+    of the page) is held from :meth:`hold` until :meth:`release` swaps it in."""
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page, self.url, self.held = page, url, []
+        page.route(re.compile(r"/js/live[.\w]*\.js"), lambda route: route.abort())
+
+    def _handle(self, route: Any) -> None:
+        if route.request.resource_type == "fetch" and "?" not in route.request.url:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def hold(self) -> None:
+        """Hold the page's next refresh (call before the tap that records)."""
+        self.page.route(self.url + "*", self._handle)
+
+    def wait(self) -> None:
+        """Until score.js has asked for its refresh (held), 10 s at most."""
+        for _ in range(200):
+            if self.held:
+                return
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the route
+        raise AssertionError("score.js did not ask for its refresh after the event")
+
+    def show_live_copy(self) -> str:
+        """Swap in a fresh copy as live.js would; the next event's sequence shown."""
+        return self.page.evaluate(_LIVE_COPY)
+
+    def release(self) -> None:
+        """Let the held refresh through and wait until it is swapped in."""
+        self.page.evaluate(_MARK)  # the swap replaces the region's content
+        for route in self.held:
+            route.continue_()
+        self.held = []
+        self.page.unroute(self.url + "*")
+        self.page.wait_for_function("() => !document.querySelector('#score-moves > hr')")

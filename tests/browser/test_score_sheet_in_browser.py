@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameEvent
-from tests.browser.score_pad import layout_problems
+from tests.browser.score_pad import OwnRefresh, layout_problems
 from tests.web.kind_fixtures import kind_tournament, record, seated_game, staff
 from tournaments.models import Role
 
@@ -30,9 +30,10 @@ _SMALL = """() => [...document.querySelectorAll(
 #: Swaps #score-moves with a fresh copy of the page as live.js does for a late message
 #: (same position); with an argument, that copy has the winner ``arg`` chosen already.
 _SAME_POSITION_SWAP = """async (winner) => {
-  const html = await (await fetch(location.href, {headers: {Accept: "text/html"}})).text();
+  const html = await (await fetch(location.pathname + "?copy=1")).text();
   const doc = new DOMParser().parseFromString(html, "text/html");
-  if (winner) doc.querySelector(`input[name='winner'][value='${winner}']`).setAttribute("checked", "");
+  const chosen = winner && doc.querySelector(`input[name='winner'][value='${winner}']`);
+  if (chosen) chosen.setAttribute("checked", "");
   return window.TockRegions.swapIn(doc, ["#score-moves"]).length;
 }"""
 
@@ -61,7 +62,9 @@ def test_uno_hands_on_the_pad(live_site, make_context, log_in, shot) -> None:
     page = phone.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(live_site + reverse("tournaments:game-score", args=[game.pk]))
+    url = live_site + reverse("tournaments:game-score", args=[game.pk])
+    swaps = OwnRefresh(page, url)
+    page.goto(url)
     moves = page.locator("#score-moves .score-moves")
     _choose(page, "winner", "bruno")
     for digit in "125":
@@ -72,8 +75,13 @@ def test_uno_hands_on_the_pad(live_site, make_context, log_in, shot) -> None:
     )
     assert layout_problems(page) == [] and page.evaluate(_SMALL) == 0
     shot(page, "en-uno-line")
+    swaps.hold()
     record_button.click()
-    expect(moves).to_have_attribute("data-sequence", "3")
+    swaps.wait()
+    assert swaps.show_live_copy() == "3"  # live.js shows the line first
+    # the line sent goes from the pad (live.js's copy keeps what is typed)
+    expect(page.locator("[data-pad-target]")).to_have_value("")
+    expect(page.locator("input[name='winner']:checked")).to_have_count(0)
     # the keyboard: a player, digits, Enter
     _choose(page, "winner", "dario")
     # A late live message about the line just recorded swaps in a copy of the same
@@ -83,10 +91,15 @@ def test_uno_hands_on_the_pad(live_site, make_context, log_in, shot) -> None:
     # a copy in which the group starts from another answer (someone else's) wins
     assert page.evaluate(_SAME_POSITION_SWAP, "alba") == 1
     expect(page.locator("input[name='winner'][value='alba']")).to_be_checked()
+    assert page.evaluate(_SAME_POSITION_SWAP, None) == 1  # the server's copy again
     _choose(page, "winner", "dario")
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.type("40")
     page.keyboard.press("Backspace")
+    # score.js's own refresh of the line recorded, late: what was typed and chosen since
+    # is the next line's and stays (it cleared the winner before)
+    swaps.release()
+    expect(page.locator("input[name='winner'][value='dario']")).to_be_checked()
     page.keyboard.type("7")
     page.keyboard.press("Enter")
     expect(moves).to_have_attribute("data-sequence", "4")
