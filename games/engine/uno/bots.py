@@ -24,7 +24,7 @@ from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
-from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
+from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
 DEFAULT_PLAYERS = ("ana", "ben", "cai", "dan", "eva", "fer", "gil", "hal", "ivo", "jon")
@@ -78,12 +78,20 @@ def simulate_game(
     log: list[dict[str, Any]] = [start]
     names = g.players
 
-    push = g.push  # (logging_push's steps inline, one push for every branch below)
+    # The bots' push, Game.push's steps inline: every event below but the closing ``end``
+    # is one of UNO's own types, which push hands to _apply (every check of the event
+    # and the rules is there), then counts and keeps it. One call an event instead of two.
+    apply = g._apply
+    game_log = g._log
+    assert game_log is not None
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
         if len(log) >= max_events:
             event = {"type": "end", "reason": "time"}
+            g.push(event)  # (the base class's type: push's own path)
+            log.append(event)
+            break
         # A player who forgot UNO may be caught by the very next event.
         elif g._catchable is not None and rng.random() < catch:
             against = names[g._catchable]
@@ -97,7 +105,18 @@ def simulate_game(
             me = g._active
             assert me is not None
             name = names[me]
-            if phase == COLOR:
+            if phase == TURN:  # a normal turn (the usual case: tested first)
+                options = g.playable(me)
+                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                    options.remove("W4")
+                if not options or rng.random() < draw_anyway:
+                    event = {"type": "draw", "player": name}
+                else:
+                    # Prefer coloured cards (keep the wilds for later), as people do.
+                    plain = [c for c in options if COLOR_OF[c] is not None]
+                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
+                    event = _play(g, me, name, pick, rng, forget)
+            elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
             elif phase == PENALTY:
                 event = {"type": "draw", "player": name}
@@ -108,21 +127,14 @@ def simulate_game(
                 drawn = g._drawn
                 keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
                 if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
-                    event = _play(g, me, drawn, rng, forget)  # type: ignore[arg-type]
+                    event = _play(g, me, name, drawn, rng, forget)  # type: ignore[arg-type]
                 else:
                     event = {"type": "pass", "player": name}
-            else:  # a normal turn
-                options = g.playable(me)
-                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
-                    options.remove("W4")
-                if not options or rng.random() < draw_anyway:
-                    event = {"type": "draw", "player": name}
-                else:
-                    # Prefer coloured cards (keep the wilds for later), as people do.
-                    plain = [c for c in options if COLOR_OF[c] is not None]
-                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
-                    event = _play(g, me, pick, rng, forget)
-        push(event)
+            else:
+                raise AssertionError(f"no bot move in phase {phase!r}")  # pragma: no cover
+        apply(event)
+        g._events += 1
+        game_log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
         if named:
             event.update(named)
@@ -130,8 +142,11 @@ def simulate_game(
     return log, g
 
 
-def _play(g: UnoGame, me: int, card: str, rng: random.Random, forget: float) -> dict[str, Any]:
-    event: dict[str, Any] = {"type": "play", "player": g.players[me], "card": card}
+def _play(
+    g: UnoGame, me: int, name: str, card: str, rng: random.Random, forget: float
+) -> dict[str, Any]:
+    """``me`` (seat, named ``name``) plays ``card``: a wild's colour, the UNO call."""
+    event: dict[str, Any] = {"type": "play", "player": name, "card": card}
     if COLOR_OF[card] is None:
         rest = list(g._hands[me])
         rest.remove(card)

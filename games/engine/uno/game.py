@@ -62,6 +62,7 @@ from .cards import (
     DECKS,
     POINTS,
     VALUE_OF,
+    VALUES,
 )
 
 STATE_VERSION = 1
@@ -97,6 +98,23 @@ _KEYS = {
 
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
+
+
+def _matching(color: str | None, top: str | None) -> frozenset[str]:
+    """The matching rule, stated once: the cards that may be played on a top card of
+    value ``top`` with ``color`` in force: a card of that colour, a card of that value,
+    or a wild. (``None``: no colour or value, as after a wild up card.)"""
+    return frozenset(
+        c for c in ALL_CARDS if COLOR_OF[c] is None or COLOR_OF[c] == color or VALUE_OF[c] == top
+    )
+
+
+#: :func:`_matching` of every colour in force and top value, looked up as
+#: ``_MATCHING[color][top]`` by ``_on_play`` and ``playable`` (a play is checked and a
+#: bot's candidates found with one set test a card instead of the rule's comparisons).
+_MATCHING: dict[str | None, dict[str | None, frozenset[str]]] = {
+    color: {top: _matching(color, top) for top in (*VALUES, None)} for color in (*COLORS, None)
+}
 
 
 def _card_list(value: object, field: str) -> list[str]:
@@ -423,7 +441,7 @@ class UnoGame(Game):
         else:
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
-            if COLOR_OF[card] != self._color and value != VALUE_OF[top]:
+            if card not in _MATCHING[self._color][VALUE_OF[top]]:
                 raise IllegalMove(
                     f"{card} does not match the colour in force ({self._color}) "
                     f"or the top card {top}"
@@ -460,19 +478,21 @@ class UnoGame(Game):
                 self._score_hand(p)
             return None
         self._phase = TURN
+        # (the next seat inline, as _next computes it: most plays pass the turn on)
+        following = (p + self._direction) % self._n
         if value == "S":
             self._active = self._next(p, 2)
         elif value == "V":
-            self._active = p if self._n == 2 else self._next(p)
+            self._active = p if self._n == 2 else following
         elif value == "D":
-            self._active = self._next(p)
+            self._active = following
             self._phase, self._need, self._after = PENALTY, 2, NEXT
         elif card == "W4":
-            self._active = self._next(p)
+            self._active = following
             self._phase = FACING_W4
             self._w4_player, self._w4_legal = p, legal_w4
         else:
-            self._active = self._next(p)
+            self._active = following
         return p if left == 1 and not uno else None
 
     def _swap(self, p: int, given: object) -> list[list[str]]:
@@ -750,11 +770,10 @@ class UnoGame(Game):
     def playable(self, seat: int) -> list[str]:
         """The distinct cards in ``seat``'s hand that match the top card or the colour in
         force, or are wild (``W4`` included: its legality matters only if challenged)."""
-        color, top = self._color, VALUE_OF[self._discard[-1]] if self._discard else None
+        match = _MATCHING[self._color][VALUE_OF[self._discard[-1]] if self._discard else None]
         seen = []
         for c in self._hands[seat]:
-            k = COLOR_OF[c]
-            if (k is None or k == color or VALUE_OF[c] == top) and c not in seen:
+            if c in match and c not in seen:
                 seen.append(c)
         return seen
 
