@@ -105,6 +105,7 @@ def simulate_game(
             me = g._active
             assert me is not None
             name = names[me]
+            pick: str | None = None  # the card to play, if any
             if phase == TURN:  # a normal turn (the usual case: tested first)
                 options = g.playable(me)
                 if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
@@ -115,7 +116,6 @@ def simulate_game(
                     # Prefer coloured cards (keep the wilds for later), as people do.
                     plain = [c for c in options if COLOR_OF[c] is not None]
                     pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
-                    event = _play(g, me, name, pick, rng, forget)
             elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
             elif phase == PENALTY:
@@ -127,11 +127,21 @@ def simulate_game(
                 drawn = g._drawn
                 keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
                 if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
-                    event = _play(g, me, name, drawn, rng, forget)  # type: ignore[arg-type]
+                    pick = drawn
                 else:
                     event = {"type": "pass", "player": name}
             else:
                 raise AssertionError(f"no bot move in phase {phase!r}")  # pragma: no cover
+            if pick is not None:  # the play (inline: half the events are plays)
+                event = {"type": "play", "player": name, "card": pick}
+                hand = g._hands[me]
+                if COLOR_OF[pick] is None:
+                    rest = list(hand)
+                    rest.remove(pick)
+                    event["color"] = _best_color(rest, rng)
+                # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
+                if (pick == "WS" or len(hand) == 2) and rng.random() >= forget:
+                    event["uno"] = True
         apply(event)
         g._events += 1
         game_log.append(event)
@@ -140,21 +150,6 @@ def simulate_game(
             event.update(named)
         log.append(event)
     return log, g
-
-
-def _play(
-    g: UnoGame, me: int, name: str, card: str, rng: random.Random, forget: float
-) -> dict[str, Any]:
-    """``me`` (seat, named ``name``) plays ``card``: a wild's colour, the UNO call."""
-    event: dict[str, Any] = {"type": "play", "player": name, "card": card}
-    if COLOR_OF[card] is None:
-        rest = list(g._hands[me])
-        rest.remove(card)
-        event["color"] = _best_color(rest, rng)
-    # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
-    if (card == "WS" or len(g._hands[me]) == 2) and rng.random() >= forget:
-        event["uno"] = True
-    return event
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:
