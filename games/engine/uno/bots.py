@@ -27,6 +27,8 @@ from .cards import COLOR_OF, COLORS, DECKS
 from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
+#: The wild cards (no colour), which the bots keep for later when they can.
+_WILDS = frozenset(c for c, color in COLOR_OF.items() if color is None)
 DEFAULT_PLAYERS = ("ana", "ben", "cai", "dan", "eva", "fer", "gil", "hal", "ivo", "jon")
 
 
@@ -75,22 +77,22 @@ def simulate_game(
     start["seed"] = seed
     g = UnoGame.start(start)
     rng = random.Random(f"uno-bots:{seed}")
-    log: list[dict[str, Any]] = [start]
     names = g.players
 
     # The bots' push, Game.push's steps inline: every event below but the closing ``end``
     # is one of UNO's own types, which push hands to _apply (every check of the event
     # and the rules is there), then counts and keeps it. One call an event instead of two.
     apply = g._apply
-    game_log = g._log
-    assert game_log is not None
+    # The game's own log is the bots' log: each event, kept by reference, gets the cards
+    # named below (one list to append to; the caller gets a copy of it).
+    log = g._log
+    assert log is not None
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
         if len(log) >= max_events:
             event = {"type": "end", "reason": "time"}
             g.push(event)  # (the base class's type: push's own path)
-            log.append(event)
             break
         # A player who forgot UNO may be caught by the very next event.
         elif g._catchable is not None and rng.random() < catch:
@@ -114,7 +116,12 @@ def simulate_game(
                     event = {"type": "draw", "player": name}
                 else:
                     # Prefer coloured cards (keep the wilds for later), as people do.
-                    plain = [c for c in options if COLOR_OF[c] is not None]
+                    # (a hand without wilds to play, the usual case, needs no new list)
+                    plain = (
+                        options
+                        if _WILDS.isdisjoint(options)
+                        else [c for c in options if COLOR_OF[c] is not None]
+                    )
                     pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
             elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
@@ -144,12 +151,11 @@ def simulate_game(
                     event["uno"] = True
         apply(event)
         g._events += 1
-        game_log.append(event)
+        log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
         if named:
             event.update(named)
-        log.append(event)
-    return log, g
+    return list(log), g
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:

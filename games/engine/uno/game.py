@@ -453,19 +453,25 @@ class UnoGame(Game):
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
         legal_w4 = True
-        if card == "W4":
-            in_force = self._color
-            legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
-        swapped = self._swap(p, given) if card == "WS" else None  # checks before applying
+        swapped = None
+        if value is None:  # (only a wild has more to judge: the usual play skips this)
+            if card == "W4":
+                in_force = self._color
+                legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
+            elif card == "WS":
+                swapped = self._swap(p, given)  # checks before applying
         # -- apply
         hand.remove(card)
         self._discard.append(card)
-        self._color = color if value is None else COLOR_OF[card]
         self._drawn = None
-        if swapped is not None:
-            self._hands = swapped
-            hand = swapped[p]
-            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        if value is not None:
+            self._color = COLOR_OF[card]
+        else:
+            self._color = color
+            if swapped is not None:
+                self._hands = swapped
+                hand = swapped[p]
+                self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
         left = len(hand)
         if value == "V":
             self._direction = -self._direction
