@@ -258,8 +258,8 @@ class UnoGame(Game):
         elif kind in _BY_THE_PLAYER_TO_MOVE:
             # the usual case of _actor (the player to move) inline; it gives the refusal
             name = event.get("player")
-            p = self._idx.get(name) if type(name) is str else None
-            if p is None or p != self._active:
+            p = self._active
+            if p is None or type(name) is not str or name != self._names[p]:
                 p = self._actor(event)
         else:
             p = None
@@ -587,7 +587,8 @@ class UnoGame(Game):
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
-        k = min(need, have + len(discard) - 1)
+        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
+        k = need if need <= have else min(need, have + len(discard) - 1)
         if given is not None and len(given) != k:
             if k < need:
                 raise IllegalMove(
