@@ -432,7 +432,11 @@ class UnoGame(Game):
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
         value = VALUE_OF[card]
         top = self._discard[-1]
-        color = event.get("color")
+        if len(event) == 3:  # type, player and card only (_apply allows no other key)
+            color = given = None  # (the usual play: no colour, no UNO call, no swap)
+            uno = False
+        else:
+            color, uno, given = event.get("color"), event.get("uno", False), event.get("hands")
         if value is None:
             if color not in COLORS:
                 if color is None:
@@ -446,10 +450,8 @@ class UnoGame(Game):
                     f"{card} does not match the colour in force ({self._color}) "
                     f"or the top card {top}"
                 )
-        uno = event.get("uno", False)
         if type(uno) is not bool:
             raise InvalidEvent("'uno' must be true or false")
-        given = event.get("hands")
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
         legal_w4 = True
