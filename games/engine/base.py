@@ -472,9 +472,10 @@ class Game(ABC):
         once; an ``undo`` reaches it only through :meth:`_event_type`, which raises
         before anything changes."""
         apply = self._apply
+        own = self.event_types  # (a class attribute: one lookup, not one an event)
         for event in events:
             kind = event.get("type") if type(event) is dict else None
-            if type(kind) is not str or kind not in self.event_types:
+            if type(kind) is not str or kind not in own:
                 kind = self._event_type(event)  # ("end" or "correction"; else raises)
                 self._apply_shared(event, kind)
             else:

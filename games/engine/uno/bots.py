@@ -24,9 +24,11 @@ from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
-from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, UnoGame
+from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
+#: The wild cards (no colour), which the bots keep for later when they can.
+_WILDS = frozenset(c for c, color in COLOR_OF.items() if color is None)
 DEFAULT_PLAYERS = ("ana", "ben", "cai", "dan", "eva", "fer", "gil", "hal", "ivo", "jon")
 
 
@@ -75,15 +77,23 @@ def simulate_game(
     start["seed"] = seed
     g = UnoGame.start(start)
     rng = random.Random(f"uno-bots:{seed}")
-    log: list[dict[str, Any]] = [start]
     names = g.players
 
-    push = g.push  # (logging_push's steps inline, one push for every branch below)
+    # The bots' push, Game.push's steps inline: every event below but the closing ``end``
+    # is one of UNO's own types, which push hands to _apply (every check of the event
+    # and the rules is there), then counts and keeps it. One call an event instead of two.
+    apply = g._apply
+    # The game's own log is the bots' log: each event, kept by reference, gets the cards
+    # named below (one list to append to; the caller gets a copy of it).
+    log = g._log
+    assert log is not None
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
         if len(log) >= max_events:
             event = {"type": "end", "reason": "time"}
+            g.push(event)  # (the base class's type: push's own path)
+            break
         # A player who forgot UNO may be caught by the very next event.
         elif g._catchable is not None and rng.random() < catch:
             against = names[g._catchable]
@@ -97,7 +107,23 @@ def simulate_game(
             me = g._active
             assert me is not None
             name = names[me]
-            if phase == COLOR:
+            pick: str | None = None  # the card to play, if any
+            if phase == TURN:  # a normal turn (the usual case: tested first)
+                options = g.playable(me)
+                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                    options.remove("W4")
+                if not options or rng.random() < draw_anyway:
+                    event = {"type": "draw", "player": name}
+                else:
+                    # Prefer coloured cards (keep the wilds for later), as people do.
+                    # (a hand without wilds to play, the usual case, needs no new list)
+                    plain = (
+                        options
+                        if _WILDS.isdisjoint(options)
+                        else [c for c in options if COLOR_OF[c] is not None]
+                    )
+                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
+            elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
             elif phase == PENALTY:
                 event = {"type": "draw", "player": name}
@@ -108,38 +134,28 @@ def simulate_game(
                 drawn = g._drawn
                 keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
                 if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
-                    event = _play(g, me, drawn, rng, forget)  # type: ignore[arg-type]
+                    pick = drawn
                 else:
                     event = {"type": "pass", "player": name}
-            else:  # a normal turn
-                options = g.playable(me)
-                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
-                    options.remove("W4")
-                if not options or rng.random() < draw_anyway:
-                    event = {"type": "draw", "player": name}
-                else:
-                    # Prefer coloured cards (keep the wilds for later), as people do.
-                    plain = [c for c in options if COLOR_OF[c] is not None]
-                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
-                    event = _play(g, me, pick, rng, forget)
-        push(event)
+            else:
+                raise AssertionError(f"no bot move in phase {phase!r}")  # pragma: no cover
+            if pick is not None:  # the play (inline: half the events are plays)
+                event = {"type": "play", "player": name, "card": pick}
+                hand = g._hands[me]
+                if COLOR_OF[pick] is None:
+                    rest = list(hand)
+                    rest.remove(pick)
+                    event["color"] = _best_color(rest, rng)
+                # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
+                if (pick == "WS" or len(hand) == 2) and rng.random() >= forget:
+                    event["uno"] = True
+        apply(event)
+        g._events += 1
+        log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
         if named:
             event.update(named)
-        log.append(event)
-    return log, g
-
-
-def _play(g: UnoGame, me: int, card: str, rng: random.Random, forget: float) -> dict[str, Any]:
-    event: dict[str, Any] = {"type": "play", "player": g.players[me], "card": card}
-    if COLOR_OF[card] is None:
-        rest = list(g._hands[me])
-        rest.remove(card)
-        event["color"] = _best_color(rest, rng)
-    # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
-    if (card == "WS" or len(g._hands[me]) == 2) and rng.random() >= forget:
-        event["uno"] = True
-    return event
+    return list(log), g
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:

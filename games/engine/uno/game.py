@@ -62,6 +62,7 @@ from .cards import (
     DECKS,
     POINTS,
     VALUE_OF,
+    VALUES,
 )
 
 STATE_VERSION = 1
@@ -97,6 +98,23 @@ _KEYS = {
 
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
+
+
+def _matching(color: str | None, top: str | None) -> frozenset[str]:
+    """The matching rule, stated once: the cards that may be played on a top card of
+    value ``top`` with ``color`` in force: a card of that colour, a card of that value,
+    or a wild. (``None``: no colour or value, as after a wild up card.)"""
+    return frozenset(
+        c for c in ALL_CARDS if COLOR_OF[c] is None or COLOR_OF[c] == color or VALUE_OF[c] == top
+    )
+
+
+#: :func:`_matching` of every colour in force and top value, looked up as
+#: ``_MATCHING[color][top]`` by ``_on_play`` and ``playable`` (a play is checked and a
+#: bot's candidates found with one set test a card instead of the rule's comparisons).
+_MATCHING: dict[str | None, dict[str | None, frozenset[str]]] = {
+    color: {top: _matching(color, top) for top in (*VALUES, None)} for color in (*COLORS, None)
+}
 
 
 def _card_list(value: object, field: str) -> list[str]:
@@ -240,8 +258,8 @@ class UnoGame(Game):
         elif kind in _BY_THE_PLAYER_TO_MOVE:
             # the usual case of _actor (the player to move) inline; it gives the refusal
             name = event.get("player")
-            p = self._idx.get(name) if type(name) is str else None
-            if p is None or p != self._active:
+            p = self._active
+            if p is None or type(name) is not str or name != self._names[p]:
                 p = self._actor(event)
         else:
             p = None
@@ -414,7 +432,11 @@ class UnoGame(Game):
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
         value = VALUE_OF[card]
         top = self._discard[-1]
-        color = event.get("color")
+        if len(event) == 3:  # type, player and card only (_apply allows no other key)
+            color = given = None  # (the usual play: no colour, no UNO call, no swap)
+            uno = False
+        else:
+            color, uno, given = event.get("color"), event.get("uno", False), event.get("hands")
         if value is None:
             if color not in COLORS:
                 if color is None:
@@ -423,31 +445,35 @@ class UnoGame(Game):
         else:
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
-            if COLOR_OF[card] != self._color and value != VALUE_OF[top]:
+            if card not in _MATCHING[self._color][VALUE_OF[top]]:
                 raise IllegalMove(
                     f"{card} does not match the colour in force ({self._color}) "
                     f"or the top card {top}"
                 )
-        uno = event.get("uno", False)
         if type(uno) is not bool:
             raise InvalidEvent("'uno' must be true or false")
-        given = event.get("hands")
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
         legal_w4 = True
-        if card == "W4":
-            in_force = self._color
-            legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
-        swapped = self._swap(p, given) if card == "WS" else None  # checks before applying
+        swapped = None
+        if value is None:  # (only a wild has more to judge: the usual play skips this)
+            if card == "W4":
+                in_force = self._color
+                legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
+            elif card == "WS":
+                swapped = self._swap(p, given)  # checks before applying
         # -- apply
         hand.remove(card)
         self._discard.append(card)
-        self._color = color if value is None else COLOR_OF[card]
         self._drawn = None
-        if swapped is not None:
-            self._hands = swapped
-            hand = swapped[p]
-            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        if value is not None:
+            self._color = COLOR_OF[card]
+        else:
+            self._color = color
+            if swapped is not None:
+                self._hands = swapped
+                hand = swapped[p]
+                self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
         left = len(hand)
         if value == "V":
             self._direction = -self._direction
@@ -460,19 +486,21 @@ class UnoGame(Game):
                 self._score_hand(p)
             return None
         self._phase = TURN
+        # (the next seat inline, as _next computes it: most plays pass the turn on)
+        following = (p + self._direction) % self._n
         if value == "S":
             self._active = self._next(p, 2)
         elif value == "V":
-            self._active = p if self._n == 2 else self._next(p)
+            self._active = p if self._n == 2 else following
         elif value == "D":
-            self._active = self._next(p)
+            self._active = following
             self._phase, self._need, self._after = PENALTY, 2, NEXT
         elif card == "W4":
-            self._active = self._next(p)
+            self._active = following
             self._phase = FACING_W4
             self._w4_player, self._w4_legal = p, legal_w4
         else:
-            self._active = self._next(p)
+            self._active = following
         return p if left == 1 and not uno else None
 
     def _swap(self, p: int, given: object) -> list[list[str]]:
@@ -561,7 +589,8 @@ class UnoGame(Game):
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
-        k = min(need, have + len(discard) - 1)
+        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
+        k = need if need <= have else min(need, have + len(discard) - 1)
         if given is not None and len(given) != k:
             if k < need:
                 raise IllegalMove(
@@ -750,11 +779,10 @@ class UnoGame(Game):
     def playable(self, seat: int) -> list[str]:
         """The distinct cards in ``seat``'s hand that match the top card or the colour in
         force, or are wild (``W4`` included: its legality matters only if challenged)."""
-        color, top = self._color, VALUE_OF[self._discard[-1]] if self._discard else None
+        match = _MATCHING[self._color][VALUE_OF[self._discard[-1]] if self._discard else None]
         seen = []
         for c in self._hands[seat]:
-            k = COLOR_OF[c]
-            if (k is None or k == color or VALUE_OF[c] == top) and c not in seen:
+            if c in match and c not in seen:
                 seen.append(c)
         return seen
 
