@@ -104,13 +104,15 @@ class RolesOf(Func):
         tournament_sql, tournament_params = compiler.compile(self.source_expressions[0])
         league_sql, league_params = compiler.compile(self.source_expressions[1])
         quote = connection.ops.quote_name
-        bits = " ".join("WHEN %s THEN %s" for _ in _ROLE_BITS)
-        bit_params = [x for role, bit in _ROLE_BITS.items() for x in (role, bit)]
+        # The bits are this module's integers, written as literals (typed as such
+        # whatever the parameter binding); the role names are parameters.
+        bits = " ".join(f"WHEN %s THEN {int(bit)}" for bit in _ROLE_BITS.values())
+        bit_params = list(_ROLE_BITS)
 
         def roles(model: Any, owner: str, owner_sql: str) -> str:
             table = quote(model._meta.db_table)
             return (
-                f"COALESCE((SELECT SUM(DISTINCT CASE {quote('role')} {bits} ELSE %s END)"
+                f"COALESCE((SELECT SUM(DISTINCT CASE {quote('role')} {bits} ELSE {_OTHER_ROLE} END)"
                 f" FROM {table} WHERE {table}.{quote('user_id')} = %s"
                 f" AND {table}.{quote(owner)} = {owner_sql}), 0)"
             )
@@ -122,20 +124,17 @@ class RolesOf(Func):
             f" | CASE WHEN EXISTS(SELECT 1 FROM {organizers}"
             f" WHERE {organizers}.{quote('user_id')} = %s"
             f" AND {organizers}.{quote('league_id')} = {league_sql})"
-            " THEN %s ELSE 0 END)"
+            f" THEN {_ROLE_BITS[Role.ORGANIZER.value]} ELSE 0 END)"
         )
         params = [
             *bit_params,
-            _OTHER_ROLE,
             self.user_id,
             *tournament_params,
             *bit_params,
-            _OTHER_ROLE,
             self.user_id,
             *league_params,
             self.user_id,
             *league_params,
-            _ROLE_BITS[Role.ORGANIZER.value],
         ]
         return sql, params
 
