@@ -48,7 +48,11 @@ class GameChanged(Change):
     (placements, status over or void) appeared or changed; ``shown_changed``: something
     the listings show changed besides the result (the game started, its players
     changed, it was created or renamed). One more event of a game in progress is
-    neither: only the game's own live page hears of it."""
+    neither: only the game's own live page hears of it.
+
+    ``table``: where the game is played, ``(round_id, tournament_id)``, when the writer
+    read it already (``None``: a friendly game); ``table_known`` false: not read, the
+    handler reads it. A game's table never changes."""
 
     game_id: int
     sequence: int
@@ -57,6 +61,8 @@ class GameChanged(Change):
     events_added: int = 0
     result_changed: bool = False
     shown_changed: bool = False
+    table: tuple[int, int] | None = None
+    table_known: bool = False
 
 
 @dataclass(frozen=True)

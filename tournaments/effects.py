@@ -123,7 +123,7 @@ def _table_of(game_id: int) -> tuple[int, int] | None:
 def _game(change: GameChanged, plan: Plan) -> None:
     groups = [game_group(change.game_id)]
     if change.result_changed:
-        table = _table_of(change.game_id)
+        table = change.table if change.table_known else _table_of(change.game_id)
         if table is not None:
             round_id, tournament_id = table
             round_refresh_status(round_id=round_id, tournament_id=tournament_id)

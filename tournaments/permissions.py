@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import CharField, Q, Value
+from django.db.models import CharField, Func, IntegerField, Q, Value
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameNotFound
@@ -78,13 +78,88 @@ def user_can_manage_league(*, user: Any, league: League) -> bool:
     return league.organizers.filter(pk=user.pk).exists()
 
 
+#: Bits of :class:`RolesOf` (one per role; :data:`_OTHER_ROLE`: a league role of another
+#: name, which only the union query of :func:`user_tournament_roles` names).
+_ROLE_BITS = {role: 1 << n for n, role in enumerate(Role.values)}
+_OTHER_ROLE = 1 << len(_ROLE_BITS)
+#: Attribute of a Tournament instance holding ``(user id, roles)`` read with it.
+_ROLES_ATTR = "_tock_roles"
+
+
+class RolesOf(Func):
+    """The roles of user ``user_id`` in a tournament, as bits (:data:`_ROLE_BITS`): the
+    question of :func:`user_tournament_roles` as an expression, so that a query reading
+    a tournament (a game's table) answers it too, a query less per write. Built from
+    expressions naming the tournament's id and its league's id, e.g.
+    ``RolesOf(F("round__tournament_id"), F("round__tournament__league_id"), user_id=1)``;
+    indexed lookups (the three tables' unique constraints)."""
+
+    output_field = IntegerField()
+
+    def __init__(self, tournament: Any, league: Any, *, user_id: int) -> None:
+        super().__init__(tournament, league)
+        self.user_id = user_id
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list[Any]]:
+        tournament_sql, tournament_params = compiler.compile(self.source_expressions[0])
+        league_sql, league_params = compiler.compile(self.source_expressions[1])
+        quote = connection.ops.quote_name
+        # The bits are this module's integers, written as literals (typed as such
+        # whatever the parameter binding); the role names are parameters.
+        bits = " ".join(f"WHEN %s THEN {int(bit)}" for bit in _ROLE_BITS.values())
+        bit_params = list(_ROLE_BITS)
+
+        def roles(model: Any, owner: str, owner_sql: str) -> str:
+            table = quote(model._meta.db_table)
+            return (
+                f"COALESCE((SELECT SUM(DISTINCT CASE {quote('role')} {bits} ELSE {_OTHER_ROLE} END)"
+                f" FROM {table} WHERE {table}.{quote('user_id')} = %s"
+                f" AND {table}.{quote(owner)} = {owner_sql}), 0)"
+            )
+
+        organizers = quote(League.organizers.through._meta.db_table)
+        sql = (
+            f"({roles(TournamentRole, 'tournament_id', tournament_sql)}"
+            f" | {roles(LeagueRole, 'league_id', league_sql)}"
+            f" | CASE WHEN EXISTS(SELECT 1 FROM {organizers}"
+            f" WHERE {organizers}.{quote('user_id')} = %s"
+            f" AND {organizers}.{quote('league_id')} = {league_sql})"
+            f" THEN {_ROLE_BITS[Role.ORGANIZER.value]} ELSE 0 END)"
+        )
+        params = [
+            *bit_params,
+            self.user_id,
+            *tournament_params,
+            *bit_params,
+            self.user_id,
+            *league_params,
+            self.user_id,
+            *league_params,
+        ]
+        return sql, params
+
+
+def remember_roles(*, tournament: Tournament, user: Any, bits: int | None) -> None:
+    """Keep the roles of ``user`` read with ``tournament`` (:class:`RolesOf`'s ``bits``)
+    on this instance, for :func:`user_tournament_roles` calls of the same request. A
+    league role of another name is left to the union query (which names it)."""
+    if bits is None or bits & _OTHER_ROLE or not user_is_signed_in(user=user):
+        return
+    roles = frozenset(role for role, bit in _ROLE_BITS.items() if bits & bit)
+    tournament.__dict__[_ROLES_ATTR] = (user.pk, roles)
+
+
 def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str]:
     """The roles ``user`` holds in ``tournament``: its own roles, league organizers as
-    organizers, and the league's scorekeepers and referees (:class:`LeagueRole`)."""
+    organizers, and the league's scorekeepers and referees (:class:`LeagueRole`). No
+    query when they were read with the tournament (:func:`remember_roles`)."""
     if user_is_superuser(user=user):
         return ALL_ROLES
     if not user_is_signed_in(user=user):
         return frozenset()
+    kept = tournament.__dict__.get(_ROLES_ATTR)
+    if kept is not None and kept[0] == user.pk:
+        return kept[1]
     # One query: the tournament roles, plus "organizer" when the user organizes the
     # league (every write and the live-append path ask this).
     league_organizer = (

@@ -1,5 +1,5 @@
 """The live-append path is cheap: POST /api/games/<id>/events by a scorekeeper with a
-token costs at most 8 SQL queries per event, token authentication included and
+token costs at most 7 SQL queries per event, token authentication included and
 transaction control (BEGIN, COMMIT, SAVEPOINT, RELEASE, ROLLBACK) excluded."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tournaments.models import Role
 pytestmark = pytest.mark.django_db
 
 #: Most queries per appended event.
-MAX_QUERIES = 8
+MAX_QUERIES = 7
 TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
 
 
@@ -46,7 +46,7 @@ def table_and_scorekeeper():
     return table, user
 
 
-def test_a_scorekeeper_appends_events_with_at_most_8_queries_each(table_and_scorekeeper):
+def test_a_scorekeeper_appends_events_with_at_most_7_queries_each(table_and_scorekeeper):
     table, user = table_and_scorekeeper
     client = token_client(user)
     game = table.game

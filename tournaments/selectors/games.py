@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, QuerySet
 
 import games.engine as engine
 from games.errors import GameNotFound
@@ -24,7 +24,13 @@ from games.selectors import (
     public_summary,
 )
 from tournaments.models import Player, Seat, Table
-from tournaments.permissions import user_sees_game_in_full
+from tournaments.permissions import (
+    RolesOf,
+    remember_roles,
+    user_is_signed_in,
+    user_is_superuser,
+    user_sees_game_in_full,
+)
 from tournaments.selectors.privacy import (
     Masker,
     hidden_label,
@@ -67,6 +73,15 @@ def table_for_game(*, game: Game) -> Table | None:
     return table
 
 
+def table_read(*, game: Game) -> tuple[bool, Table | None]:
+    """``(True, table)`` when the game's table is kept on this instance already
+    (:func:`remember_table`; ``None``: a friendly game), else ``(False, None)``: no
+    query either way."""
+    if _TABLE_ATTR in game.__dict__:
+        return True, game.__dict__[_TABLE_ATTR]
+    return False, None
+
+
 def remember_table(*, game: Game, table: Table | None) -> None:
     """Keep ``table`` (from :func:`table_for_game` or :func:`table_with_game`) on this
     ``game`` instance for later :func:`table_for_game` calls of the same request.
@@ -75,13 +90,24 @@ def remember_table(*, game: Game, table: Table | None) -> None:
     game.__dict__[_TABLE_ATTR] = table
 
 
-def table_with_game(*, game_id: int) -> Table | None:
+def table_with_game(*, game_id: int, user: Any = None) -> Table | None:
     """The table of the game ``game_id`` with its game (without the cached state and
     summary), round, tournament, league and seats: 2 queries; ``None`` for a friendly
-    game or an unknown id."""
-    return (
-        _tables_of_id(game_id).select_related("game").defer("game__state", "game__summary").first()
-    )
+    game or an unknown id. ``user``: the roles of this signed-in user in the tournament
+    are read too and kept on it (:func:`~tournaments.permissions.remember_roles`), for
+    the role check of the write that follows (no query of its own)."""
+    tables = _tables_of_id(game_id).select_related("game").defer("game__state", "game__summary")
+    asks = user_is_signed_in(user=user) and not user_is_superuser(user=user)
+    if asks:
+        tables = tables.annotate(
+            user_role_bits=RolesOf(
+                F("round__tournament_id"), F("round__tournament__league_id"), user_id=user.pk
+            )
+        )
+    table = tables.first()
+    if asks and table is not None:
+        remember_roles(tournament=table.round.tournament, user=user, bits=table.user_role_bits)
+    return table
 
 
 def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:

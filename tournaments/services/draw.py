@@ -89,13 +89,22 @@ class Standings:
 # -- what comes next --------------------------------------------------------------------
 
 
-def round_done(rnd: Round) -> bool:
-    """Every table of ``rnd`` has a result or was closed without one."""
-    return (
-        not Game.objects.filter(table__round=rnd, placements__isnull=True)
-        .exclude(status=GameStatus.VOID)
-        .exists()
+def round_pending_games(rnd: Any) -> Any:
+    """The games of round ``rnd`` (a round, its id or an ``OuterRef``) still waiting for
+    a result: no placements, not closed without one."""
+    return Game.objects.filter(table__round=rnd, placements__isnull=True).exclude(
+        status=GameStatus.VOID
     )
+
+
+def round_done(rnd: Round) -> bool:
+    """Every table of ``rnd`` has a result or was closed without one. Answered without
+    a query when ``rnd`` was read with it (``round_has_pending``, see
+    :func:`tournaments.services.progression.round_refresh_status`), once: a later
+    call asks the database."""
+    if "round_has_pending" in rnd.__dict__:
+        return not rnd.__dict__.pop("round_has_pending")
+    return not round_pending_games(rnd).exists()
 
 
 def is_final(tournament: Tournament, rnd: Round) -> bool:

@@ -59,6 +59,7 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -90,6 +91,7 @@ from tournaments.services.draw import (
     min_players,
     plan_next,
     round_done,
+    round_pending_games,
     seat_tables,
 )
 
@@ -123,11 +125,22 @@ def _lock_tournament(tournament_id: int) -> Tournament:
     return locked.get(pk=tournament_id)
 
 
-def _lock_round(round_id: int, tournament_id: int | None = None) -> tuple[Tournament, Round]:
+def _lock_round(
+    round_id: int, tournament_id: int | None = None, *, with_done: bool = False
+) -> tuple[Tournament, Round]:
+    """The tournament's row locked, then the round's. ``with_done``: the round read with
+    whether games of it still wait for a result (``round_has_pending``, which
+    :func:`~tournaments.services.draw.round_done` answers from), in the same statement
+    (a query less per result). That statement's snapshot is as fresh as a query after
+    it: it starts once the tournament's lock is held, and the round's row is locked only
+    here, always under its tournament's lock, so it waits for nobody."""
     if tournament_id is None:
         tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
     tournament = _lock_tournament(tournament_id)  # tournament first, then the round
-    rnd = Round.objects.select_for_update().get(pk=round_id)
+    rounds = Round.objects.select_for_update(of=("self",))
+    if with_done:
+        rounds = rounds.annotate(round_has_pending=Exists(round_pending_games(OuterRef("pk"))))
+    rnd = rounds.get(pk=round_id)
     rnd.tournament = tournament
     return tournament, rnd
 
@@ -285,7 +298,7 @@ def round_refresh_status(*, round_id: int, tournament_id: int | None = None) -> 
     # No savepoint: it runs in the result's transaction, and anything it raises ends
     # that transaction anyway.
     with transaction.atomic(savepoint=False):
-        tournament, rnd = _lock_round(round_id, tournament_id)
+        tournament, rnd = _lock_round(round_id, tournament_id, with_done=True)
         if (
             _refresh(tournament, rnd, SYSTEM)
             and tournament.status == TournamentStatus.RUNNING

@@ -67,7 +67,12 @@ from tournaments.permissions import (
     game_tournament,
     user_can_referee_game,
 )
-from tournaments.selectors.games import remember_table, table_for_game, table_with_game
+from tournaments.selectors.games import (
+    remember_table,
+    table_for_game,
+    table_read,
+    table_with_game,
+)
 from tournaments.services.ruling_records import (
     RulingDecision,
     correction_ruling,
@@ -91,11 +96,14 @@ def _needs_referee(*, kind: str, events: Iterable[Any]) -> bool:
     return any(needs(event) for event in events if isinstance(event, Mapping))
 
 
-def _record_change(outcome: RecordOutcome, *, shown: bool = False) -> None:
+def _record_change(
+    outcome: RecordOutcome, *, shown: bool = False, read: Game | None = None
+) -> None:
     """Record what the write changed (:class:`~outbox.changes.GameChanged`): what follows
     it (the round, ratings, caches, live pages) is :mod:`tournaments.effects`' to decide.
     ``shown``: the write changed something listings show besides the result (players,
-    names); a game's first events change its status, which they show too."""
+    names); a game's first events change its status, which they show too. ``read``: the
+    game as the entry point read it, with its table (:func:`_where`)."""
     game = outcome.game
     started = bool(outcome.events_added) and game.last_sequence == outcome.events_added
     if not (outcome.events_added or outcome.result_changed or shown):
@@ -109,8 +117,19 @@ def _record_change(outcome: RecordOutcome, *, shown: bool = False) -> None:
             events_added=outcome.events_added,
             result_changed=outcome.result_changed,
             shown_changed=shown or started,
+            **_where(read if read is not None else game),
         )
     )
+
+
+def _where(game: Game) -> dict[str, Any]:
+    """The ``table`` of a :class:`GameChanged` when this request read the game's table
+    already (:func:`_resolve_with_table`): the handler need not read it again."""
+    known, table = table_read(game=game)
+    if not known:
+        return {}
+    where = (table.round_id, table.round.tournament_id) if table is not None else None
+    return {"table": where, "table_known": True}
 
 
 def _write(
@@ -158,14 +177,14 @@ def _write(
                     previews=previews,
                     decision=decision,
                 )
-        _record_change(outcome, shown=shown)
+        _record_change(outcome, shown=shown, read=game)
     return outcome
 
 
 def _recordable(*, game: Game | int | str, user: Any) -> Game:
     """The game with its table (:func:`_resolve_with_table`), once the user's role lets
     them record its result (else NotAllowed)."""
-    game = _resolve_with_table(game)
+    game = _resolve_with_table(game, user=user)
     ensure_can_record_game(user=user, game=game)
     return game
 
@@ -185,12 +204,14 @@ def _keep_table(*, outcome: RecordOutcome, game: Game) -> None:
     remember_table(game=outcome.game, table=table)
 
 
-def _resolve_with_table(game: Game | int | str) -> Game:
+def _resolve_with_table(game: Game | int | str, *, user: Any = None) -> Game:
     """The game with its table (round, tournament, league, seats) read once and kept on
     it (see :func:`~tournaments.selectors.games.table_for_game`): the role check, the
     referee check and the API's answer use it instead of reading it again (the live
     append path stays at a handful of queries). A tournament game: 2 queries (the table
-    with its game, the seats); a friendly one: 2 (no table, then the game)."""
+    with its game, the seats); a friendly one: 2 (no table, then the game). ``user``:
+    the user's roles in the tournament are read with the table (the role check that
+    follows asks no query; :func:`~tournaments.selectors.games.table_with_game`)."""
     if isinstance(game, Game):
         table_for_game(game=game)
         return game
@@ -200,7 +221,7 @@ def _resolve_with_table(game: Game | int | str) -> Game:
         return game_get(game_id=game)  # its GameNotFound
     if not 0 < game_id < 2**63:  # not a database id: answered as before, without a table
         return game_get(game_id=game)
-    table = table_with_game(game_id=game_id)
+    table = table_with_game(game_id=game_id, user=user)
     found = table.game if table is not None else game_get(game_id=game_id)
     remember_table(game=found, table=table)
     return found
@@ -232,7 +253,7 @@ def game_record_event(
     (:class:`~tournaments.errors.PlaysInGame`), and of an event that is a referee's
     matter (a ruling, an adjudicated end) only by a referee or an organizer
     (:func:`_check_undo`)."""
-    game = _resolve_with_table(game)
+    game = _resolve_with_table(game, user=user)
     ensure_can_record_game(user=user, game=game)
     undo = _is_undo(event)
     if undo:
