@@ -150,9 +150,12 @@ def top_ratings(*, kind: str, player_ids: Any, limit: int = 10) -> list[Leaderbo
 def ratings_by_player(*, kind: str, player_ids: Any) -> dict[int, RatingEntry]:
     """Current ratings of ``kind`` of the given players (ids, or a ``values("...id")``
     queryset, which stays a subquery): player id -> rating. 1 query."""
+    # Plain rows, not model instances: the standings ask this for every player of an
+    # event (1,000 at a large one), and building a Rating per row cost more than the query.
+    rows = Rating.objects.filter(kind=kind, player_id__in=player_ids).values_list(
+        "player_id", "value", "games"
+    )
     return {
-        r.player_id: RatingEntry.of(r)
-        for r in Rating.objects.filter(kind=kind, player_id__in=player_ids).only(
-            "player_id", "kind", "value", "games"
-        )
+        pid: RatingEntry(kind=kind, rating=value, games=games, provisional=is_provisional(games))
+        for pid, value, games in rows
     }
