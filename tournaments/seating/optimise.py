@@ -521,7 +521,13 @@ class _SeatPolish:
     def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
         self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
         self.tables = [list(t) for t in groups]
-        self.rows: dict[tuple[int, int], tuple[int, ...]] = {}  # (player, size) -> costs
+        # Each player's row of costs at a table of each size, interned: a small number
+        # per distinct row, so a table's key is a sorted tuple of ints (cheap to build
+        # and to hash), and the gaps of each key are computed once.
+        self.row_ids: dict[int, dict[int, int]] = {}  # size -> player -> row number
+        self.row_number: dict[tuple[int, ...], int] = {}
+        self.rows: list[tuple[int, ...]] = []  # row number -> row
+        self.gaps_of: dict[tuple[int, ...], int] = {}
         self.gaps = [self.table_gaps(t) for t in self.tables]
         self.with_points: dict[float, set[int]] = {}
         for i, t in enumerate(self.tables):
@@ -532,48 +538,93 @@ class _SeatPolish:
 
     def table_gaps(self, table: list[int]) -> int:
         """:func:`table_gaps`, each player's row of costs computed once (the seat
-        counts do not change while the tables are polished)."""
-        k, rows = len(table), self.rows
+        counts do not change while the tables are polished) and the gaps once per
+        multiset of rows (they depend on nothing else)."""
+        k = len(table)
+        ids = self.row_ids.get(k)
+        if ids is None:
+            ids = self.row_ids[k] = {}
         key = []
         for p in table:
-            row = rows.get((p, k))
-            if row is None:
-                row = rows[p, k] = _cost_row(self.seats[p], k)
-            key.append(row)
+            r = ids.get(p)
+            if r is None:
+                row = _cost_row(self.seats[p], k)
+                r = self.row_number.get(row)
+                if r is None:
+                    r = self.row_number[row] = len(self.rows)
+                    self.rows.append(row)
+                ids[p] = r
+            key.append(r)
         key.sort()
-        return _gaps_of_rows(tuple(key))
+        tkey = tuple(key)
+        found = self.gaps_of.get(tkey)
+        if found is None:
+            rows = self.rows
+            found = self.gaps_of[tkey] = _gaps_of_rows(tuple(sorted(rows[r] for r in tkey)))
+        return found
 
     def mend(self, i: int) -> bool:
         """The first swap of a player of table ``i`` that mends gaps, made; whether one
-        was found (within the budget)."""
-        for a in list(self.tables[i]):
-            for j in sorted(self.with_points[self.pts[a]] - {i}):
-                for b in [x for x in self.tables[j] if self.pts[x] == self.pts[a]]:
+        was found (within the budget).
+
+        Candidates in a fixed order: each player ``a`` of table ``i``, the other tables
+        holding ``a``'s points total in index order, their players with that total in
+        seat order. A swap is refused when it adds weighted repeats or repeat pairs, or
+        when it leaves no fewer gaps on the two tables. The repeats are counted from
+        sums kept per candidate (``a`` against each table once, each ``b`` at its own
+        table once per pass over it) rather than recounted per swap: the same answers,
+        the polish's inner loop being most of its time at 1,000 players."""
+        pts, adj, tables = self.pts, self.adj, self.tables
+        ti = tables[i]  # unchanged until a swap is made (and then this returns)
+        for a in list(ti):
+            pa, ma = pts[a], adj[a]
+            wa, na = _repeats(ma, ti)  # a at its table (a is not in its own met)
+            for j in sorted(self.with_points[pa] - {i}):
+                tj = tables[j]
+                wa_j, na_j = _repeats(ma, tj)  # a against all of table j
+                for b in [x for x in tj if pts[x] == pa]:
                     self.evals += 1
-                    if self._swap_if_better(a, i, b, j):
+                    mb = adj[b]
+                    wb, nb = _repeats(mb, tj)  # b at its table
+                    # b at table i once a left, a at table j once b left
+                    wb2, nb2 = _repeats(mb, ti)
+                    if a in mb:
+                        wb2, nb2 = wb2 - mb[a], nb2 - 1
+                    wa2, na2 = wa_j, na_j
+                    if b in ma:
+                        wa2, na2 = wa2 - ma[b], na2 - 1
+                    # Neither kind of repeat may grow: trading a pair who met twice for
+                    # two pairs who met once lowers the weighted repeats but adds a
+                    # repeat pair.
+                    if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
+                        continue
+                    if self._swap_if_fewer_gaps(a, i, b, j):
                         return True
                 if self.evals >= self.max_evals:
                     return False
         return False
 
-    def _met(self, p: int, table: list[int], leaving: int) -> tuple[int, int]:
-        # (weighted repeats, repeat pairs) of ``p`` with ``table`` once ``leaving`` left
-        met = self.adj[p]
-        times = [met[x] for x in table if x != leaving and x in met]
-        return sum(times), len(times)
-
-    def _swap_if_better(self, a: int, i: int, b: int, j: int) -> bool:
+    def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int) -> bool:
         ti, tj = self.tables[i], self.tables[j]
-        (wa, na), (wb, nb) = self._met(a, ti, a), self._met(b, tj, b)
-        (wa2, na2), (wb2, nb2) = self._met(a, tj, b), self._met(b, ti, a)
-        # Neither kind of repeat may grow: trading a pair who met twice for two pairs
-        # who met once lowers the weighted repeats but adds a repeat pair.
-        if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
-            return False
+        before = self.gaps[i] + self.gaps[j]
         ni = [b if x == a else x for x in ti]
+        gi = self.table_gaps(ni)
+        if gi >= before:  # no count of gaps at table j could make up for it
+            return False
         nj = [a if x == b else x for x in tj]
-        gi, gj = self.table_gaps(ni), self.table_gaps(nj)
-        if gi + gj >= self.gaps[i] + self.gaps[j]:
+        gj = self.table_gaps(nj)
+        if gi + gj >= before:
             return False
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
         return True
+
+
+def _repeats(met: dict[int, int], table: Sequence[int]) -> tuple[int, int]:
+    """(weighted repeats, repeat pairs) of a player whose meetings are ``met`` with the
+    players of ``table``."""
+    weight = pairs = 0
+    for x in table:
+        if x in met:
+            weight += met[x]
+            pairs += 1
+    return weight, pairs
