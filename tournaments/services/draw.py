@@ -48,6 +48,7 @@ from tournaments.models import (
 )
 from tournaments.permissions import SYSTEM
 from tournaments.selectors import tournament_standings
+from tournaments.selectors.standings import event_seats
 from tournaments.services import recording
 from tournaments.services.core import audit_write, table_size_limits
 
@@ -85,16 +86,28 @@ def allowed_sizes(tournament: Tournament) -> list[int]:
 class Standings:
     """The tournament's standings, computed at most once per step: planning the next
     round (the cut, the survivors) and ordering its players read the same rows, and
-    nothing they read changes in between (the step holds the tournament's lock)."""
+    nothing they read changes in between (the step holds the tournament's lock).
+    The event's seats likewise: the standings and the seating history
+    (:func:`_history`) share one read of them."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
         self._rows: list[Any] | None = None
+        self._seats: list[tuple[int, int, int]] | None = None
+
+    @property
+    def seats(self) -> list[tuple[int, int, int]]:
+        """:func:`~tournaments.selectors.standings.event_seats`, read once."""
+        if self._seats is None:
+            self._seats = event_seats(tournament=self.tournament)
+        return self._seats
 
     @property
     def rows(self) -> list[Any]:
         if self._rows is None:
-            self._rows = tournament_standings(tournament=self.tournament, user=SYSTEM)
+            self._rows = tournament_standings(
+                tournament=self.tournament, user=SYSTEM, seats=self.seats
+            )
         return self._rows
 
 
@@ -165,13 +178,14 @@ def plan_next(
 # -- seating ------------------------------------------------------------------------------
 
 
-def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
-    """Seat-position counts per player and the pairs who met, in this event so far."""
+def _history(
+    seats: list[tuple[int, int, int]],
+) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
+    """Seat-position counts per player and the pairs who met, in this event so far, from
+    its seats (:attr:`Standings.seats`)."""
     counts: dict[int, list[int]] = defaultdict(list)
     tables: dict[int, list[int]] = defaultdict(list)
-    for table_id, pid, pos in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "table_id", "player_id", "position"
-    ):
+    for table_id, pid, pos in seats:
         c = counts[pid]
         c.extend([0] * (pos + 1 - len(c)))
         c[pos] += 1
@@ -311,7 +325,7 @@ def seat_tables(
             byes = choose_byes(tournament, players, sizes, standings)
             players = [p for p in players if p not in byes]
     order, points, shuffle = _ordered(tournament, rnd.number, players, seed, standings)
-    counts, met = _history(tournament)
+    counts, met = _history(standings.seats)
     by_id = {p.pk: p for p in order}
     try:
         if not sizes:
@@ -375,7 +389,7 @@ def seating_record(
     """What a round keeps of its seating (:class:`RoundSeating`): the method, seed and what
     it achieved, and the request with handles for ids, which ``python -m
     tournaments.seating`` seats again into the same tables (ids are labels only)."""
-    data = seating.SeatingRequest.relabel_json(request.to_json(), handle_of)
+    data = request.to_json(labels=handle_of)
     return {
         "method": outcome.method,
         "seed": request.seed,
