@@ -521,12 +521,21 @@ class _SeatPolish:
     def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
         self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
         self.tables = [list(t) for t in groups]
-        # Each player's row of costs at a table of each size, interned: a small number
-        # per distinct row, so a table's key is a sorted tuple of ints (cheap to build
-        # and to hash), and the gaps of each key are computed once.
-        self.row_ids: dict[int, dict[int, int]] = {}  # size -> player -> row number
-        self.row_number: dict[tuple[int, ...], int] = {}
+        # Each player's row of costs at a table of each size in play, interned: a small
+        # number per distinct row, so a table's key is a sorted tuple of ints (cheap to
+        # build and to hash), and the gaps of each key are computed once.
+        row_number: dict[tuple[int, ...], int] = {}
         self.rows: list[tuple[int, ...]] = []  # row number -> row
+        self.row_ids: dict[int, list[int]] = {}  # table size -> row number of each player
+        for k in sorted({len(t) for t in self.tables}):
+            ids = self.row_ids[k] = []
+            for p in range(problem.n):
+                row = _cost_row(self.seats[p], k)
+                r = row_number.get(row)
+                if r is None:
+                    r = row_number[row] = len(self.rows)
+                    self.rows.append(row)
+                ids.append(r)
         self.gaps_of: dict[tuple[int, ...], int] = {}
         self.gaps = [self.table_gaps(t) for t in self.tables]
         self.with_points: dict[float, set[int]] = {}
@@ -540,21 +549,8 @@ class _SeatPolish:
         """:func:`table_gaps`, each player's row of costs computed once (the seat
         counts do not change while the tables are polished) and the gaps once per
         multiset of rows (they depend on nothing else)."""
-        k = len(table)
-        ids = self.row_ids.get(k)
-        if ids is None:
-            ids = self.row_ids[k] = {}
-        key = []
-        for p in table:
-            r = ids.get(p)
-            if r is None:
-                row = _cost_row(self.seats[p], k)
-                r = self.row_number.get(row)
-                if r is None:
-                    r = self.row_number[row] = len(self.rows)
-                    self.rows.append(row)
-                ids[p] = r
-            key.append(r)
+        ids = self.row_ids[len(table)]
+        key = [ids[p] for p in table]
         key.sort()
         tkey = tuple(key)
         found = self.gaps_of.get(tkey)
@@ -607,12 +603,15 @@ class _SeatPolish:
     def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int) -> bool:
         ti, tj = self.tables[i], self.tables[j]
         before = self.gaps[i] + self.gaps[j]
+        # Two players with the same row of costs at a table leave its multiset of rows,
+        # so its gaps, as they were (most candidates at a large event).
         ni = [b if x == a else x for x in ti]
-        gi = self.table_gaps(ni)
+        ids_i, ids_j = self.row_ids[len(ti)], self.row_ids[len(tj)]
+        gi = self.gaps[i] if ids_i[a] == ids_i[b] else self.table_gaps(ni)
         if gi >= before:  # no count of gaps at table j could make up for it
             return False
         nj = [a if x == b else x for x in tj]
-        gj = self.table_gaps(nj)
+        gj = self.gaps[j] if ids_j[a] == ids_j[b] else self.table_gaps(nj)
         if gi + gj >= before:
             return False
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
