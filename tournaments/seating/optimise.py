@@ -487,8 +487,17 @@ def seat_order(
     ``seats[p][position]``; ties broken by a shuffle from ``rng`` (one per table)."""
     order = list(table)
     rng.shuffle(order)
-    rows, _cost = _least_assignment(_position_costs(order, seats))
+    k = len(order)
+    rows = _least_rows(tuple(_cost_row(seats[p], k) for p in order))
     return [order[i] for i in rows]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _least_rows(cost: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """:func:`_least_assignment`'s rows for a cost matrix (rows in the players' shuffled
+    order), once per matrix: the tables of a round share a few dozen."""
+    rows, _cost = _least_assignment([list(r) for r in cost])
+    return tuple(rows)
 
 
 def seat_polish(
