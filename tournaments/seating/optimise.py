@@ -575,54 +575,64 @@ class _SeatPolish:
         Candidates in a fixed order: each player ``a`` of table ``i``, the other tables
         holding ``a``'s points total in index order, their players with that total in
         seat order. A swap is refused when it adds weighted repeats or repeat pairs, or
-        when it leaves no fewer gaps on the two tables. The repeats are counted from
-        sums kept per candidate (``a`` against each table once, each ``b`` at its own
-        table once per pass over it) rather than recounted per swap: the same answers,
-        the polish's inner loop being most of its time at 1,000 players."""
+        when it leaves no fewer gaps on the two tables. Both tests are pure, so they are
+        made cheapest first, from what is kept per candidate: table ``i``'s gaps once
+        ``a`` left depend only on the row of costs of who replaces them (once per row),
+        and most candidates fail there; the repeats come from sums (``a`` against each
+        table once) rather than recounts. The same answers as testing every swap in
+        full, the polish's inner loop being most of its time at 1,000 players."""
         pts, adj, tables = self.pts, self.adj, self.tables
         ti = tables[i]  # unchanged until a swap is made (and then this returns)
+        gaps_i = self.gaps[i]
+        ids_i = self.row_ids[len(ti)]
         for a in list(ti):
             pa, ma = pts[a], adj[a]
             wa, na = _repeats(ma, ti)  # a at its table (a is not in its own met)
+            gi_of: dict[int, int] = {ids_i[a]: gaps_i}  # row of b -> table i's gaps
             for j in sorted(self.with_points[pa] - {i}):
                 tj = tables[j]
-                wa_j, na_j = _repeats(ma, tj)  # a against all of table j
+                before = gaps_i + self.gaps[j]
+                a_at_j = None  # a against all of table j, when first needed
                 for b in [x for x in tj if pts[x] == pa]:
                     self.evals += 1
+                    rb = ids_i[b]
+                    gi = gi_of.get(rb)
+                    if gi is None:
+                        gi = gi_of[rb] = self.table_gaps([b if x == a else x for x in ti])
+                    if gi >= before:  # no count of gaps at table j could make up for it
+                        continue
+                    if a_at_j is None:
+                        a_at_j = _repeats(ma, tj)
+                    wa2, na2 = a_at_j
+                    if b in ma:  # a at table j once b left
+                        wa2, na2 = wa2 - ma[b], na2 - 1
                     mb = adj[b]
                     wb, nb = _repeats(mb, tj)  # b at its table
-                    # b at table i once a left, a at table j once b left
-                    wb2, nb2 = _repeats(mb, ti)
+                    wb2, nb2 = _repeats(mb, ti)  # b at table i once a left
                     if a in mb:
                         wb2, nb2 = wb2 - mb[a], nb2 - 1
-                    wa2, na2 = wa_j, na_j
-                    if b in ma:
-                        wa2, na2 = wa2 - ma[b], na2 - 1
                     # Neither kind of repeat may grow: trading a pair who met twice for
                     # two pairs who met once lowers the weighted repeats but adds a
                     # repeat pair.
                     if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
                         continue
-                    if self._swap_if_fewer_gaps(a, i, b, j):
+                    if self._swap_if_fewer_gaps(a, i, b, j, gi):
                         return True
                 if self.evals >= self.max_evals:
                     return False
         return False
 
-    def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int) -> bool:
+    def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int, gi: int) -> bool:
+        """Swap ``a`` (table ``i``) and ``b`` (table ``j``) when the two tables' gaps
+        fall; ``gi``: table ``i``'s gaps after the swap."""
         ti, tj = self.tables[i], self.tables[j]
-        before = self.gaps[i] + self.gaps[j]
-        # Two players with the same row of costs at a table leave its multiset of rows,
-        # so its gaps, as they were (most candidates at a large event).
-        ni = [b if x == a else x for x in ti]
-        ids_i, ids_j = self.row_ids[len(ti)], self.row_ids[len(tj)]
-        gi = self.gaps[i] if ids_i[a] == ids_i[b] else self.table_gaps(ni)
-        if gi >= before:  # no count of gaps at table j could make up for it
-            return False
+        ids_j = self.row_ids[len(tj)]
         nj = [a if x == b else x for x in tj]
+        # Two players with the same row of costs leave the table's gaps as they were.
         gj = self.gaps[j] if ids_j[a] == ids_j[b] else self.table_gaps(nj)
-        if gi + gj >= before:
+        if gi + gj >= self.gaps[i] + self.gaps[j]:
             return False
+        ni = [b if x == a else x for x in ti]
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
         return True
 
