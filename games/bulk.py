@@ -6,8 +6,9 @@ prepares every value of every row through its field (8,000 values for that round
 which cost more than the database's work. :func:`insert_rows` prepares the columns
 shared by every row once, and takes the varying columns as plain values:
 
-* PostgreSQL: one ``INSERT ... SELECT ... FROM unnest(...) WITH ORDINALITY ORDER BY``
-  (an array parameter per varying column), ``RETURNING`` the new ids in row order;
+* PostgreSQL: one ``INSERT ... SELECT ... FROM ROWS FROM (unnest(...), ...) WITH
+  ORDINALITY ORDER BY`` (an array parameter per varying column; a JSON column as one
+  JSON array, ``jsonb_array_elements``), ``RETURNING`` the new ids in row order;
 * any other database (SQLite, the embedded default): ``bulk_create`` of model
   instances, the portable fallback, with the same rows and ids.
 
@@ -83,18 +84,22 @@ def _insert_unnest(
     # One instance for the shared columns: defaults and pre_save (auto_now, ...) run
     # once, as bulk_create would run them for its first row.
     template = model(**same)
-    fixed_sql, fixed_params, varying_types, varying_params, names = [], [], [], [], []
+    fixed_sql, fixed_params, varying_sql, varying_params, names = [], [], [], [], []
     for field in meta.concrete_fields:
         if field.primary_key and isinstance(field, models.AutoField | models.BigAutoField):
             continue
         db_type = field.db_type(connection)
         if field.attname in columns or field.name in columns:
             values = columns.get(field.attname, columns.get(field.name))
-            if isinstance(field, models.JSONField):
-                values = [None if v is None else json.dumps(v, cls=field.encoder) for v in values]
             names.append(qn(field.column))
-            varying_types.append(db_type)
-            varying_params.append(list(values))
+            if isinstance(field, models.JSONField):
+                # One JSON array for the column, split by the database: an array of
+                # JSON texts would be quoted element by element on the client.
+                varying_sql.append("jsonb_array_elements(%s::jsonb)")
+                varying_params.append(json.dumps(list(values), cls=field.encoder))
+            else:
+                varying_sql.append(f"unnest(%s::{db_type}[])")
+                varying_params.append(list(values))
             continue
         value = field.pre_save(template, add=True)
         if isinstance(value, DatabaseDefault):
@@ -108,12 +113,12 @@ def _insert_unnest(
         names.insert(len(fixed_sql), qn(field.column))
         fixed_sql.append(f"%s::{db_type}")
         fixed_params.append(value)
-    aliases = [f"c{i}" for i in range(len(varying_types))]
-    unnest = ", ".join(f"%s::{t}[]" for t in varying_types)
+    aliases = [f"c{i}" for i in range(len(varying_sql))]
     select = ", ".join([*fixed_sql, *(f"u.{a}" for a in aliases)])
     sql = (
         f"INSERT INTO {qn(meta.db_table)} ({', '.join(names)}) "
-        f"SELECT {select} FROM unnest({unnest}) WITH ORDINALITY AS u({', '.join(aliases)}, o) "
+        f"SELECT {select} FROM ROWS FROM ({', '.join(varying_sql)}) "
+        f"WITH ORDINALITY AS u({', '.join(aliases)}, o) "
         # Rows are inserted in this order, so the ids drawn from the sequence and the
         # RETURNING rows follow the rows given (what bulk_create relies on too).
         f"ORDER BY u.o"
