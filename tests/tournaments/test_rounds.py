@@ -345,9 +345,7 @@ def test_concurrent_seatings_seat_one_round(requires_postgres, tournament):
     assert sum(isinstance(r, InvalidState) for r in results) == 3  # round 1 is not finished
 
 
-def test_the_table_kept_after_the_last_result_shows_the_round_finished(
-    tournament, players, staff
-):
+def test_the_table_kept_after_the_last_result_shows_the_round_finished(tournament, players, staff):
     """The recording service keeps the table it read for the answer; the round's and
     tournament's statuses, which the last result changes, are read again when asked."""
     from tests.tournaments.factories import RoundFactory, seat_table
