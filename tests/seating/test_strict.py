@@ -201,3 +201,34 @@ def test_seat_polish_swaps_equal_players_to_balance_seat_positions():
     assert sorted(x for t in after for x in t) == list(range(8))
     assert [len(t) for t in after] == [4, 4]
     assert sum(table_gaps(t, problem.seats) for t in after) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ids=st.lists(
+        st.one_of(st.integers(0, 40), st.text("ab1", min_size=1, max_size=2)),
+        min_size=4,
+        max_size=12,
+        unique=True,
+    ),
+    data=st.data(),
+)
+def test_to_json_with_labels_is_relabel_json_of_to_json(ids, data):
+    """The one-pass relabelling the rounds' records use gives what relabel_json gave."""
+    pairs = data.draw(
+        st.lists(st.tuples(st.sampled_from(ids), st.sampled_from(ids), st.integers(0, 3)))
+    )
+    met = {frozenset((a, b)): t for a, b, t in pairs if a != b}
+    request = SeatingRequest(
+        players=tuple(SeatingPlayer(id=i, points=float(n % 3)) for n, i in enumerate(ids)),
+        table_sizes=(4, 3, 2),
+        met=met,
+    )
+    # the order the record has always had: each pair, then the pairs, by the ids' text
+    assert request.to_json()["met"] == sorted(
+        ([*sorted(pair, key=str), times] for pair, times in met.items() if times),
+        key=lambda row: (str(row[0]), str(row[1])),
+    )
+    labels = {i: f"h{n}" for n, i in enumerate(ids) if n % 2}
+    assert request.to_json(labels=labels) == SeatingRequest.relabel_json(request.to_json(), labels)
+    assert request.to_json(labels={}) == request.to_json()

@@ -487,8 +487,17 @@ def seat_order(
     ``seats[p][position]``; ties broken by a shuffle from ``rng`` (one per table)."""
     order = list(table)
     rng.shuffle(order)
-    rows, _cost = _least_assignment(_position_costs(order, seats))
+    k = len(order)
+    rows = _least_rows(tuple(_cost_row(seats[p], k) for p in order))
     return [order[i] for i in rows]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _least_rows(cost: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """:func:`_least_assignment`'s rows for a cost matrix (rows in the players' shuffled
+    order), once per matrix: the tables of a round share a few dozen."""
+    rows, _cost = _least_assignment([list(r) for r in cost])
+    return tuple(rows)
 
 
 def seat_polish(
@@ -521,7 +530,22 @@ class _SeatPolish:
     def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
         self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
         self.tables = [list(t) for t in groups]
-        self.rows: dict[tuple[int, int], tuple[int, ...]] = {}  # (player, size) -> costs
+        # Each player's row of costs at a table of each size in play, interned: a small
+        # number per distinct row, so a table's key is a sorted tuple of ints (cheap to
+        # build and to hash), and the gaps of each key are computed once.
+        row_number: dict[tuple[int, ...], int] = {}
+        self.rows: list[tuple[int, ...]] = []  # row number -> row
+        self.row_ids: dict[int, list[int]] = {}  # table size -> row number of each player
+        for k in sorted({len(t) for t in self.tables}):
+            ids = self.row_ids[k] = []
+            for p in range(problem.n):
+                row = _cost_row(self.seats[p], k)
+                r = row_number.get(row)
+                if r is None:
+                    r = row_number[row] = len(self.rows)
+                    self.rows.append(row)
+                ids.append(r)
+        self.gaps_of: dict[tuple[int, ...], int] = {}
         self.gaps = [self.table_gaps(t) for t in self.tables]
         self.with_points: dict[float, set[int]] = {}
         for i, t in enumerate(self.tables):
@@ -532,48 +556,93 @@ class _SeatPolish:
 
     def table_gaps(self, table: list[int]) -> int:
         """:func:`table_gaps`, each player's row of costs computed once (the seat
-        counts do not change while the tables are polished)."""
-        k, rows = len(table), self.rows
-        key = []
-        for p in table:
-            row = rows.get((p, k))
-            if row is None:
-                row = rows[p, k] = _cost_row(self.seats[p], k)
-            key.append(row)
+        counts do not change while the tables are polished) and the gaps once per
+        multiset of rows (they depend on nothing else)."""
+        ids = self.row_ids[len(table)]
+        key = [ids[p] for p in table]
         key.sort()
-        return _gaps_of_rows(tuple(key))
+        tkey = tuple(key)
+        found = self.gaps_of.get(tkey)
+        if found is None:
+            rows = self.rows
+            found = self.gaps_of[tkey] = _gaps_of_rows(tuple(sorted(rows[r] for r in tkey)))
+        return found
 
     def mend(self, i: int) -> bool:
         """The first swap of a player of table ``i`` that mends gaps, made; whether one
-        was found (within the budget)."""
-        for a in list(self.tables[i]):
-            for j in sorted(self.with_points[self.pts[a]] - {i}):
-                for b in [x for x in self.tables[j] if self.pts[x] == self.pts[a]]:
+        was found (within the budget).
+
+        Candidates in a fixed order: each player ``a`` of table ``i``, the other tables
+        holding ``a``'s points total in index order, their players with that total in
+        seat order. A swap is refused when it adds weighted repeats or repeat pairs, or
+        when it leaves no fewer gaps on the two tables. Both tests are pure, so they are
+        made cheapest first, from what is kept per candidate: table ``i``'s gaps once
+        ``a`` left depend only on the row of costs of who replaces them (once per row),
+        and most candidates fail there; the repeats come from sums (``a`` against each
+        table once) rather than recounts. The same answers as testing every swap in
+        full, the polish's inner loop being most of its time at 1,000 players."""
+        pts, adj, tables = self.pts, self.adj, self.tables
+        ti = tables[i]  # unchanged until a swap is made (and then this returns)
+        gaps_i = self.gaps[i]
+        ids_i = self.row_ids[len(ti)]
+        for a in list(ti):
+            pa, ma = pts[a], adj[a]
+            wa, na = _repeats(ma, ti)  # a at its table (a is not in its own met)
+            gi_of: dict[int, int] = {ids_i[a]: gaps_i}  # row of b -> table i's gaps
+            for j in sorted(self.with_points[pa] - {i}):
+                tj = tables[j]
+                before = gaps_i + self.gaps[j]
+                a_at_j = None  # a against all of table j, when first needed
+                for b in [x for x in tj if pts[x] == pa]:
                     self.evals += 1
-                    if self._swap_if_better(a, i, b, j):
+                    rb = ids_i[b]
+                    gi = gi_of.get(rb)
+                    if gi is None:
+                        gi = gi_of[rb] = self.table_gaps([b if x == a else x for x in ti])
+                    if gi >= before:  # no count of gaps at table j could make up for it
+                        continue
+                    if a_at_j is None:
+                        a_at_j = _repeats(ma, tj)
+                    wa2, na2 = a_at_j
+                    if b in ma:  # a at table j once b left
+                        wa2, na2 = wa2 - ma[b], na2 - 1
+                    mb = adj[b]
+                    wb, nb = _repeats(mb, tj)  # b at its table
+                    wb2, nb2 = _repeats(mb, ti)  # b at table i once a left
+                    if a in mb:
+                        wb2, nb2 = wb2 - mb[a], nb2 - 1
+                    # Neither kind of repeat may grow: trading a pair who met twice for
+                    # two pairs who met once lowers the weighted repeats but adds a
+                    # repeat pair.
+                    if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
+                        continue
+                    if self._swap_if_fewer_gaps(a, i, b, j, gi):
                         return True
                 if self.evals >= self.max_evals:
                     return False
         return False
 
-    def _met(self, p: int, table: list[int], leaving: int) -> tuple[int, int]:
-        # (weighted repeats, repeat pairs) of ``p`` with ``table`` once ``leaving`` left
-        met = self.adj[p]
-        times = [met[x] for x in table if x != leaving and x in met]
-        return sum(times), len(times)
-
-    def _swap_if_better(self, a: int, i: int, b: int, j: int) -> bool:
+    def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int, gi: int) -> bool:
+        """Swap ``a`` (table ``i``) and ``b`` (table ``j``) when the two tables' gaps
+        fall; ``gi``: table ``i``'s gaps after the swap."""
         ti, tj = self.tables[i], self.tables[j]
-        (wa, na), (wb, nb) = self._met(a, ti, a), self._met(b, tj, b)
-        (wa2, na2), (wb2, nb2) = self._met(a, tj, b), self._met(b, ti, a)
-        # Neither kind of repeat may grow: trading a pair who met twice for two pairs
-        # who met once lowers the weighted repeats but adds a repeat pair.
-        if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
-            return False
-        ni = [b if x == a else x for x in ti]
+        ids_j = self.row_ids[len(tj)]
         nj = [a if x == b else x for x in tj]
-        gi, gj = self.table_gaps(ni), self.table_gaps(nj)
+        # Two players with the same row of costs leave the table's gaps as they were.
+        gj = self.gaps[j] if ids_j[a] == ids_j[b] else self.table_gaps(nj)
         if gi + gj >= self.gaps[i] + self.gaps[j]:
             return False
+        ni = [b if x == a else x for x in ti]
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
         return True
+
+
+def _repeats(met: dict[int, int], table: Sequence[int]) -> tuple[int, int]:
+    """(weighted repeats, repeat pairs) of a player whose meetings are ``met`` with the
+    players of ``table``."""
+    weight = pairs = 0
+    for x in table:
+        if x in met:
+            weight += met[x]
+            pairs += 1
+    return weight, pairs

@@ -20,6 +20,7 @@ from tournaments.models import (
     TIEBREAK_RATING,
     LateEntryPoints,
     NoShow,
+    Player,
     Registration,
     Seat,
     Stage,
@@ -125,15 +126,34 @@ def _order(
     return [tuple(keys[r.player_id]) for r in rows]
 
 
-def tournament_standings(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
+def tournament_standings(
+    *, tournament: Tournament, user: Any = None, seats: list[tuple[int, int, int]] | None = None
+) -> list[StandingRow]:
     """:func:`standings_unmasked`, hidden players masked for ``user`` (see there)."""
     return standings_mask(
-        rows=standings_unmasked(tournament=tournament), tournament=tournament, user=user
+        rows=standings_unmasked(tournament=tournament, seats=seats),
+        tournament=tournament,
+        user=user,
     )
 
 
-def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
-    """Standings of a tournament, best first, from a bounded number of queries (5).
+def event_seats(*, tournament: Tournament) -> list[tuple[int, int, int]]:
+    """Every seat of the tournament so far, ``(table id, player id, position)`` by table
+    and position (the standings read them; so does the seating of the next round, which
+    hands them to :func:`standings_unmasked` instead of reading them twice). 1 query."""
+    return list(
+        Seat.objects.filter(table__round__tournament=tournament)
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id", "position")
+    )
+
+
+def standings_unmasked(
+    *, tournament: Tournament, seats: list[tuple[int, int, int]] | None = None
+) -> list[StandingRow]:
+    """Standings of a tournament, best first, from a bounded number of queries (5; one
+    more when a seated player has no registration; one less when the caller hands in
+    ``seats``, :func:`event_seats` read in the same transaction).
 
     Points: per finished game (log-derived or placements-only), from the tournament's
     points per placement (:func:`tournaments.scoring.table_points`: shared places share,
@@ -167,8 +187,11 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     any_no_show = False
     joined: dict[int, int] = {}  # late entries: player id -> the round they joined
     no_show = NoShow.objects.filter(round__tournament=tournament, player=OuterRef("player_id"))
+    # Every registration is read (those waiting on the waitlist too, which get no row):
+    # their ids are the ones whose ratings are read below.
+    registered: list[int] = []
     for reg in (
-        Registration.objects.filter(tournament=tournament, waitlisted=False)
+        Registration.objects.filter(tournament=tournament)
         .annotate(no_show=Exists(no_show))
         .values(
             "player_id",
@@ -178,8 +201,12 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
             "dropped",
             "no_show",
             "joined_round",
+            "waitlisted",
         )
     ):
+        registered.append(reg["player_id"])
+        if reg["waitlisted"]:
+            continue
         any_no_show = any_no_show or reg["no_show"]
         rows[reg["player_id"]] = StandingRow(
             rank=0,
@@ -205,21 +232,32 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     # a large number until the table has one).
     elimination: dict[int, tuple[int, int]] = {}
     seated: dict[int, list[int]] = defaultdict(list)
-    for table_id, player_id, handle, name, hidden in Seat.objects.filter(
-        table__round__tournament=tournament
-    ).values_list(
-        "table_id", "player_id", "player__handle", "player__display_name", "player__hidden"
-    ):
-        if player_id not in rows:
-            rows[player_id] = StandingRow(
-                rank=0, player_id=player_id, handle=handle, display_name=name, hidden=hidden
+    if seats is None:
+        seats = event_seats(tournament=tournament)
+    # Seated players are nearly always registered (their row is made above): the
+    # seats are read without their players (4,000 rows at a 1,000-player event's 4th
+    # round), and the few others, if any, in one query more.
+    unlisted = {pid for _t, pid, _pos in seats if pid not in rows}
+    if unlisted:
+        found = {
+            pid: (handle, name, hidden)
+            for pid, handle, name, hidden in Player.objects.filter(pk__in=unlisted).values_list(
+                "pk", "handle", "display_name", "hidden"
             )
+        }
+        for _t, pid, _pos in seats:  # rows in the order the seats list them, as ever
+            if pid not in rows:
+                handle, name, hidden = found[pid]
+                rows[pid] = StandingRow(
+                    rank=0, player_id=pid, handle=handle, display_name=name, hidden=hidden
+                )
+    for table_id, player_id, _pos in seats:
         if table_id in results:
             seated[table_id].append(player_id)
         if table_id in elimination_tables:
             number, places = elimination_tables[table_id]
             if number >= elimination.get(player_id, (0, 0))[0]:
-                elimination[player_id] = (number, places.get(handle, 10**6))
+                elimination[player_id] = (number, places.get(rows[player_id].handle, 10**6))
     handle_of = {pid: row.handle for pid, row in rows.items()}
     # A no-show takes the last place of the table they were seated at (unrated).
     no_show_places: dict[int, list[tuple[int, int, float]]] = defaultdict(list)
@@ -275,9 +313,16 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
     # Head-to-head and best finish: the placements (player id -> place) of each game
     # a player played at a table with others.
     meetings_of: dict[int, list[dict[int, int]]] = defaultdict(list)
+    # A table's points depend on its places only (in the placements' order): a few
+    # dozen patterns among the 250 tables of each round of a 1,000-player event.
+    points_of: dict[tuple[int, ...], tuple[float, ...]] = {}
     for table_id, players in seated.items():
         number, placements = results[table_id]
-        pts = table_points(points_list, placements)
+        places = tuple(placements.values())
+        shares = points_of.get(places)
+        if shares is None:
+            shares = points_of[places] = tuple(table_points(points_list, placements).values())
+        pts = dict(zip(placements, shares, strict=True))
         bye = len(placements) == 1
         most = win
         if bye and tournament.bye_points is not None:  # a bye scores the tournament's points
@@ -300,8 +345,9 @@ def standings_unmasked(*, tournament: Tournament) -> list[StandingRow]:
                 row.byes.append(number)
             else:
                 meetings_of[pid].append(meeting)
-            opponents[pid].extend(o for o in players if o != pid)
-    registered = Registration.objects.filter(tournament=tournament).values("player_id")
+            opponents[pid].extend([o for o in players if o != pid])
+    # The ids as a list, not a subquery: without fresh statistics (a new event's
+    # tables) PostgreSQL joined the subquery by a nested loop, 1,000 x 1,000 rows.
     for player_id, rating in ratings_by_player(
         kind=tournament.league.kind, player_ids=registered
     ).items():

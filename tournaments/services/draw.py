@@ -23,18 +23,18 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.bulk import insert_rows
 from games.models import Game, GameStatus
 from ratings.selectors import ratings_by_player
 from tournaments import seating
 from tournaments.errors import InvalidState
 from tournaments.models import (
-    Player,
     Registration,
     Round,
     RoundSeating,
@@ -48,17 +48,30 @@ from tournaments.models import (
 )
 from tournaments.permissions import SYSTEM
 from tournaments.selectors import tournament_standings
+from tournaments.selectors.standings import event_seats
 from tournaments.services import recording
 from tournaments.services.core import audit_write, table_size_limits
 
 
-def active_players(tournament: Tournament) -> list[Player]:
-    return [
-        r.player
-        for r in Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
-        .select_related("player")
+class Entrant(NamedTuple):
+    """A player to seat: what planning and seating read of them (the id and the handle).
+
+    Plain values, not :class:`~tournaments.models.Player` instances: a round of a large
+    event seats 1,000 players, and building a registration and a player instance for
+    each cost more than reading them."""
+
+    pk: int
+    handle: str
+
+
+def active_players(tournament: Tournament) -> list[Entrant]:
+    """The checked-in, not dropped players, by handle."""
+    rows = (
+        Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
         .order_by("player__handle")
-    ]
+        .values_list("player_id", "player__handle")
+    )
+    return [Entrant(pid, handle) for pid, handle in rows]
 
 
 def min_players(tournament: Tournament) -> int:
@@ -73,16 +86,28 @@ def allowed_sizes(tournament: Tournament) -> list[int]:
 class Standings:
     """The tournament's standings, computed at most once per step: planning the next
     round (the cut, the survivors) and ordering its players read the same rows, and
-    nothing they read changes in between (the step holds the tournament's lock)."""
+    nothing they read changes in between (the step holds the tournament's lock).
+    The event's seats likewise: the standings and the seating history
+    (:func:`_history`) share one read of them."""
 
     def __init__(self, tournament: Tournament) -> None:
         self.tournament = tournament
         self._rows: list[Any] | None = None
+        self._seats: list[tuple[int, int, int]] | None = None
+
+    @property
+    def seats(self) -> list[tuple[int, int, int]]:
+        """:func:`~tournaments.selectors.standings.event_seats`, read once."""
+        if self._seats is None:
+            self._seats = event_seats(tournament=self.tournament)
+        return self._seats
 
     @property
     def rows(self) -> list[Any]:
         if self._rows is None:
-            self._rows = tournament_standings(tournament=self.tournament, user=SYSTEM)
+            self._rows = tournament_standings(
+                tournament=self.tournament, user=SYSTEM, seats=self.seats
+            )
         return self._rows
 
 
@@ -133,7 +158,7 @@ def _survivors(tournament: Tournament, rnd: Round, order: dict[int, int]) -> lis
 
 def plan_next(
     tournament: Tournament, last: Round | None, standings: Standings
-) -> tuple[str, list[Player]]:
+) -> tuple[str, list[Entrant]]:
     """``(stage, players)`` of the round to seat after ``last``; ``("", [])`` when the
     tournament is over after it."""
     if last is None:
@@ -162,13 +187,14 @@ def plan_next(
 # -- seating ------------------------------------------------------------------------------
 
 
-def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
-    """Seat-position counts per player and the pairs who met, in this event so far."""
+def _history(
+    seats: list[tuple[int, int, int]],
+) -> tuple[dict[int, list[int]], dict[frozenset, int]]:
+    """Seat-position counts per player and the pairs who met, in this event so far, from
+    its seats (:attr:`Standings.seats`)."""
     counts: dict[int, list[int]] = defaultdict(list)
     tables: dict[int, list[int]] = defaultdict(list)
-    for table_id, pid, pos in Seat.objects.filter(table__round__tournament=tournament).values_list(
-        "table_id", "player_id", "position"
-    ):
+    for table_id, pid, pos in seats:
         c = counts[pid]
         c.extend([0] * (pos + 1 - len(c)))
         c[pos] += 1
@@ -182,8 +208,8 @@ def _history(tournament: Tournament) -> tuple[dict[int, list[int]], dict[frozens
 
 
 def _ordered(
-    tournament: Tournament, number: int, players: list[Player], seed: Any, standings: Standings
-) -> tuple[list[Player], dict[int, float], bool]:
+    tournament: Tournament, number: int, players: list[Entrant], seed: Any, standings: Standings
+) -> tuple[list[Entrant], dict[int, float], bool]:
     """Players in standings order with their points, and whether to shuffle (round 1
     seeded at random). Round 1 by rating: best first, equal ratings in seeded order."""
     if number == 1:
@@ -282,11 +308,11 @@ def _elimination_rounds(tournament: Tournament, players: int) -> int | None:
 def seat_tables(
     tournament: Tournament,
     rnd: Round,
-    players: list[Player],
+    players: list[Entrant],
     user: Any,
     seed: Any,
     standings: Standings | None = None,
-) -> list[list[Player]]:
+) -> list[list[Entrant]]:
     """Seat ``players`` at new tables (games) of ``rnd``; the groups in table order.
 
     When the players do not fill tables of the allowed sizes (5 at tables of 4 only),
@@ -300,7 +326,7 @@ def seat_tables(
     if rnd.stage == Stage.ELIMINATION and fits_one_table(tournament, len(players)):
         sizes = [len(players)]  # the final: everyone left at one table
     standings = standings or Standings(tournament)
-    byes: list[Player] = []
+    byes: list[Entrant] = []
     if sizes and not _seatable(len(players), sizes):
         if tournament.uneven_players == UnevenPlayers.RESIZE:
             sizes = widened_sizes(tournament, sizes)
@@ -308,7 +334,7 @@ def seat_tables(
             byes = choose_byes(tournament, players, sizes, standings)
             players = [p for p in players if p not in byes]
     order, points, shuffle = _ordered(tournament, rnd.number, players, seed, standings)
-    counts, met = _history(tournament)
+    counts, met = _history(standings.seats)
     by_id = {p.pk: p for p in order}
     try:
         if not sizes:
@@ -335,28 +361,34 @@ def seat_tables(
             cannot_seat_message(tournament, len(players), sizes or [tournament.table_size])
         ) from exc
     tables = outcome.tables
-    RoundSeating.objects.update_or_create(
+    # The round has no record yet: a new round, or one whose record round_reseat
+    # deleted with its tables (one INSERT, not update_or_create's lock and write).
+    RoundSeating.objects.create(
         round=rnd,
-        defaults={
-            "record": seating_record(request, outcome, handle_of={p.pk: p.handle for p in order})
-        },
+        record=seating_record(request, outcome, handle_of={p.pk: p.handle for p in order}),
     )
     groups = [[by_id[pk] for pk in table] for table in tables]
-    games = recording.games_create(
+    # Games, tables and seats: one INSERT each, ids only (games.bulk.insert_rows).
+    game_ids = recording.games_create_ids(
         kind=tournament.league.kind, seatings=[[p.handle for p in g] for g in groups], user=user
     )
-    made = Table.objects.bulk_create(
-        [Table(round=rnd, number=i, game=game) for i, game in enumerate(games, start=1)]
+    table_ids = insert_rows(
+        Table,
+        same={"round": rnd},
+        columns={"number": list(range(1, len(groups) + 1)), "game_id": game_ids},
     )
-    Seat.objects.bulk_create(
-        [
-            Seat(table=table, position=pos, player=player)
-            for table, group in zip(made, groups, strict=True)
-            for pos, player in enumerate(group)
-        ]
+    insert_rows(
+        Seat,
+        same={},
+        columns={
+            "table_id": [tid for tid, g in zip(table_ids, groups, strict=True) for _p in g],
+            "position": [pos for g in groups for pos in range(len(g))],
+            "player_id": [p.pk for g in groups for p in g],
+        },
+        returning=False,
     )
     if byes:
-        _seat_byes(rnd, byes, first_number=len(made) + 1, user=user)
+        _seat_byes(rnd, byes, first_number=len(groups) + 1, user=user)
     return groups
 
 
@@ -366,7 +398,7 @@ def seating_record(
     """What a round keeps of its seating (:class:`RoundSeating`): the method, seed and what
     it achieved, and the request with handles for ids, which ``python -m
     tournaments.seating`` seats again into the same tables (ids are labels only)."""
-    data = seating.SeatingRequest.relabel_json(request.to_json(), handle_of)
+    data = request.to_json(labels=handle_of)
     return {
         "method": outcome.method,
         "seed": request.seed,
@@ -411,8 +443,8 @@ def bye_counts(tournament: Tournament) -> dict[int, int]:
 
 
 def choose_byes(
-    tournament: Tournament, players: list[Player], sizes: list[int], standings: Standings
-) -> list[Player]:
+    tournament: Tournament, players: list[Entrant], sizes: list[int], standings: Standings
+) -> list[Entrant]:
     """The players who sit out this round (``byes``): the fewest that let the others be
     seated at ``sizes``, taken from the bottom of the standings among those with the
     fewest byes so far (FIDE's rule: nobody gets a second bye while others have had
@@ -427,7 +459,7 @@ def choose_byes(
     raise InvalidState(cannot_seat_message(tournament, len(players), sizes))
 
 
-def _seat_byes(rnd: Round, byes: list[Player], *, first_number: int, user: Any) -> None:
+def _seat_byes(rnd: Round, byes: list[Entrant], *, first_number: int, user: Any) -> None:
     games = recording.games_create(
         kind=rnd.tournament.league.kind, seatings=[[p.handle] for p in byes], user=user
     )
@@ -435,7 +467,7 @@ def _seat_byes(rnd: Round, byes: list[Player], *, first_number: int, user: Any) 
         [Table(round=rnd, number=first_number + i, game=g) for i, g in enumerate(games)]
     )
     Seat.objects.bulk_create(
-        [Seat(table=t, position=0, player=p) for t, p in zip(tables, byes, strict=True)]
+        [Seat(table=t, position=0, player_id=p.pk) for t, p in zip(tables, byes, strict=True)]
     )
     for game, player in zip(games, byes, strict=True):
         recording.game_record_bye(game=game, player=player.handle, user=SYSTEM, within=True)

@@ -70,10 +70,10 @@ from tournaments.errors import InvalidState
 from tournaments.models import (
     OPEN_STATUSES,
     NoShow,
-    Player,
     Registration,
     ResultProposal,
     Round,
+    RoundSeating,
     RoundStatus,
     Seat,
     Stage,
@@ -85,6 +85,7 @@ from tournaments.permissions import SYSTEM, ensure_can_manage_tournament
 from tournaments.services import recording
 from tournaments.services.core import audit_write
 from tournaments.services.draw import (
+    Entrant,
     Standings,
     active_players,
     is_final,
@@ -159,7 +160,7 @@ def _seat_round(
     tournament: Tournament,
     number: int,
     stage: str,
-    players: list[Player],
+    players: list[Entrant],
     user: Any,
     seed: Any,
     standings: Standings,
@@ -361,12 +362,12 @@ def round_reseat(*, round: Round, user: Any, seed: Any = None) -> Round:
             ids = set(Seat.objects.filter(table__round=rnd).values_list("player_id", flat=True))
             ids |= set(NoShow.objects.filter(round=rnd).values_list("player_id", flat=True))
             players = [
-                r.player
-                for r in Registration.objects.filter(
+                Entrant(pid, handle)
+                for pid, handle in Registration.objects.filter(
                     tournament=tournament, player_id__in=ids, dropped=False
                 )
-                .select_related("player")
                 .order_by("player__handle")
+                .values_list("player_id", "player__handle")
             ]
         else:
             players = active_players(tournament)
@@ -376,6 +377,7 @@ def round_reseat(*, round: Round, user: Any, seed: Any = None) -> Round:
                 % {"n": min_players(tournament)}
             )
         NoShow.objects.filter(round=rnd).delete()
+        RoundSeating.objects.filter(round=rnd).delete()  # seat_tables writes the new one
         Seat.objects.filter(table__round=rnd).delete()
         Table.objects.filter(round=rnd).delete()
         Game.objects.filter(pk__in=game_ids).delete()

@@ -15,8 +15,8 @@ plus :func:`friendly_game_create` (a game without a table, by any of the three) 
 :func:`game_refresh` (rebuild a game's cache from its log, e.g. after an engine upgrade).
 
 plus, for the other services, the writes that change a game without a result:
-:func:`game_rename` (erasure), :func:`game_seat_players` (a no-show) and
-:func:`games_create` (a round seated).
+:func:`game_rename` (erasure), :func:`game_seat_players` (a no-show),
+:func:`games_create` and :func:`games_create_ids` (a round seated).
 
 Each entry point checks the user's role (:func:`tournaments.permissions.user_can_record_game`;
 events the game's kind calls a referee's matter, such as TOCK rulings and adjudicated
@@ -53,7 +53,7 @@ from games import erasure as game_erasure
 from games import services as game_services
 from games.errors import LogRejected, ResultMismatch
 from games.kinds import ruling_of
-from games.models import Game
+from games.models import Game, GameStatus
 from games.selectors import game_get, game_withdrawals
 from games.services import RecordOutcome
 from outbox.changes import GameChanged, RulingRecorded, change_recorded
@@ -552,6 +552,25 @@ def game_seat_players(*, game: Game | int, players: list[str], user: Any) -> Rec
         return RecordOutcome(game=changed, events_added=0, result_changed=False)
 
     return _write(game=_resolve(game), user=user, events=[], write=write, shown=True)
+
+
+def games_create_ids(*, kind: str, seatings: list[list[str]], user: Any) -> list[int]:
+    """:func:`games_create` for a caller that needs only the ids (in seating order):
+    :func:`games.services.game_create_batch_ids`, one statement, no model instances; each
+    game recorded as a change all the same (a new game: pending, result version 0)."""
+    with transaction.atomic():
+        ids = game_services.game_create_batch_ids(kind=kind, seatings=seatings, user=user)
+        for game_id in ids:
+            change_recorded(
+                GameChanged(
+                    game_id=game_id,
+                    sequence=0,
+                    status=GameStatus.PENDING,
+                    result_version=0,
+                    shown_changed=True,
+                )
+            )
+    return ids
 
 
 def games_create(*, kind: str, seatings: list[list[str]], user: Any) -> list[Game]:
