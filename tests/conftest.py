@@ -8,8 +8,9 @@ Modes
   dropped at the end) and its own Redis key prefix, channel-layer prefix and Celery
   queue, so parallel runs on one machine do not collide.
 * ``REQUIRE_SERVICES=1`` (CI): ``DATABASE_URL`` must point at PostgreSQL and
-  ``REDIS_URL`` must be set (else the run stops at once), and a test needing a
-  missing service fails instead of skipping.
+  ``REDIS_URL`` must be set (else the run stops at once), a test needing a
+  missing service fails instead of skipping, and hypothesis draws the same examples
+  every run (its ``ci`` profile; no deadline per example in either mode).
 
 The cache is emptied after every test. On Redis that deletes only this run's keys:
 ``cache.clear()`` is patched to do the same instead of ``FLUSHDB`` (which would wipe
@@ -57,10 +58,21 @@ import uuid
 from collections.abc import Iterator
 from typing import Any, NoReturn
 
+import hypothesis
 import pytest
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 RUN_ID = f"{os.getpid()}_{uuid.uuid4().hex[:6]}"
+
+# Property-based tests: no time limit per example (a shared CI machine is slow now and
+# then; speed is the benches' business, not a test's). Under REQUIRE_SERVICES=1 (CI)
+# the examples are derandomized: the same ones every run, so a run's verdict is the
+# code's, never the draw's; a developer's runs keep drawing new ones.
+hypothesis.settings.register_profile("suite", deadline=None)
+hypothesis.settings.register_profile(
+    "ci", parent=hypothesis.settings.get_profile("suite"), derandomize=True
+)
+hypothesis.settings.load_profile("ci" if REQUIRE_SERVICES else "suite")
 POSTGRES_SCHEMES = ("postgres://", "postgresql://", "pgsql://")
 
 

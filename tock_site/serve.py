@@ -15,12 +15,13 @@ first query and given back when the response is closed (``request_finished``, in
 the same thread). With ``WEB_THREADS <= DB_POOL_MAX_SIZE`` (the default makes them
 equal) a request never waits for a connection.
 
-Garbage collection: a page of a big event allocates some hundred thousand objects,
-and with Python's default thresholds (700, 10, 10) the cyclic collector ran often
-enough to cost about a quarter of the uncached 1,000-player tournament page (52 -> 40
-ms in-process). Each process freezes what it loaded at start (``gc.freeze``: never
-scanned again) and collects the youngest generation every :data:`GC_THRESHOLD`
-allocations; memory is still freed by reference counting as before, only garbage in
+Garbage collection (:mod:`tock_site.heap`): a page of a big event allocates some
+hundred thousand objects, and with Python's default thresholds (700, 10, 10) the cyclic
+collector ran often enough to cost about a quarter of the uncached 1,000-player
+tournament page (52 -> 40 ms in-process). Each process freezes what it loaded at start
+(``gc.freeze``: never scanned again) and collects the youngest generation every
+:data:`~tock_site.heap.GC_THRESHOLD` allocations; memory is still freed by reference
+counting as before, only garbage in
 reference cycles waits longer: so much longer with 8 request threads that the dead
 contexts of rendered pages (Django's ``RequestContext`` is a cycle) and DRF's answers
 took a worker rendering the 1,000-player page from 110 to 260-370 MB. The template
@@ -30,7 +31,6 @@ backend (:mod:`tock_site.template_backend`) and the API's base view
 Served by gunicorn with uvicorn workers: ``gunicorn -c tock_site/gunicorn.conf.py``.
 """
 
-import gc
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tock_site.settings")
@@ -41,6 +41,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 
 from tock_site.asgi import application as _channels_application  # noqa: E402 (sets Django up)
+from tock_site.heap import settle_heap  # noqa: E402
 from tock_site.wsgi import application as _wsgi_application  # noqa: E402
 
 
@@ -51,8 +52,6 @@ def _default_threads() -> int:
 
 
 WEB_THREADS = int(os.environ.get("WEB_THREADS") or _default_threads())
-#: The collector's thresholds in the web processes (default ``700, 10, 10``).
-GC_THRESHOLD = (50_000, 20, 10)
 
 application = ProtocolTypeRouter(
     {
@@ -63,5 +62,4 @@ application = ProtocolTypeRouter(
 
 # Django, the apps and (loaded here) the URL conf and its views: none of it is garbage.
 get_resolver().url_patterns  # noqa: B018 - imports the URL conf now
-gc.freeze()
-gc.set_threshold(*GC_THRESHOLD)
+settle_heap()
