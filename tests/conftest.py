@@ -115,6 +115,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from django.core.cache.backends.redis import RedisCache
 
         RedisCache.clear = _clear_own_keys  # type: ignore[method-assign]
+    if settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        _flush_by_delete()
     settings.CELERY_TASK_ALWAYS_EAGER = True
     # A fast hasher: the suite creates many users; PBKDF2 costs ~0.1 s per password.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -135,6 +137,39 @@ def pytest_configure(config: pytest.Config) -> None:
         task_default_queue=f"tock-{prefix}-celery",
         worker_hijack_root_logger=False,
     )
+
+
+def _flush_by_delete() -> None:
+    """Empty the tables after a transactional test with ``DELETE``, not ``TRUNCATE``.
+
+    Django flushes the test database after every ``transaction=True`` test (the browser,
+    live, worker and concurrency tests) with one ``TRUNCATE`` of all its tables. On
+    PostgreSQL that swaps every table's and index's files: 0.14-0.2 s on an idle
+    machine, over a second under load, 87 teardowns of a run; a ``DELETE`` of the few
+    rows a test leaves takes about 0.01 s. Equivalent here: every foreign key the
+    migrations create is ``DEFERRABLE INITIALLY DEFERRED`` (the order of the deletes
+    does not matter inside the flush's transaction), no table has a trigger, and no test
+    asks for ``reset_sequences`` (that and ``allow_cascade`` keep Django's statement).
+    """
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(
+        self: Any,
+        style: Any,
+        tables: Any,
+        *,
+        reset_sequences: bool = False,
+        allow_cascade: bool = False,
+    ) -> list[str]:
+        if reset_sequences or allow_cascade or not tables:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
 
 
 def _clear_own_keys(self: Any) -> None:
