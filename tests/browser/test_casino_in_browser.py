@@ -57,10 +57,11 @@ def test_a_casino_game_scored_and_watched_on_a_phone(
     assert GameEvent.objects.filter(game=game).count() == 12
     assert fits_width(page)
     # red suits differ without colour too: a double border (the symbol tells the suit)
-    borders = page.eval_on_selector_all(
-        ".casino-card",
-        "(cards) => cards.map((c) => "
-        "[c.getAttribute('aria-label'), getComputedStyle(c).borderTopStyle])",
+    # (found and read in one script: a late swap of the region between Playwright's query
+    # and its evaluation left detached cards, whose computed styles are empty)
+    borders = page.evaluate(
+        "() => [...document.querySelectorAll('.casino-card')].map((c) => "
+        "[c.getAttribute('aria-label'), getComputedStyle(c).borderTopStyle])"
     )
     assert borders and {
         style for label, style in borders if label.endswith(("Hearts", "Diamonds"))
