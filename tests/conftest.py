@@ -215,6 +215,26 @@ def _empty_cache_after_each_test() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test databases; before it drops them, the connections other
+    threads left open (the live server's, the real worker's) are closed on the
+    PostgreSQL server, else the drop fails ("being accessed by other users") and the
+    database stays behind."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if connection.vendor != "postgresql":
+                continue
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
+@pytest.fixture(scope="session")
 def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix: None,
     request: pytest.FixtureRequest,
