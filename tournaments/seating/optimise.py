@@ -468,6 +468,13 @@ def table_gaps(table: Sequence[int], seats: Sequence[Sequence[int]]) -> int:
 
 def _cost_row(seats: Sequence[int], k: int) -> tuple[int, ...]:
     """One player's row of :func:`_position_costs` at a table of ``k``."""
+    return _cost_row_of(tuple(seats), k)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cost_row_of(seats: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """:func:`_cost_row`, once per (seat counts, table size): a round of 1,000 players
+    asks it 2,000 times about a few dozen distinct seat counts."""
     counts = [(seats[pos] if pos < len(seats) else 0) for pos in range(k)]
     least = min(counts)
     return tuple(c + (_OVERUSE if c > least else 0) for c in counts)
