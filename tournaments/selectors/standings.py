@@ -11,7 +11,7 @@ from django.db.models import Exists, OuterRef, TextField
 from django.db.models.functions import Cast
 
 from ratings.elo import ELO_START
-from ratings.selectors import ratings_by_player
+from ratings.selectors import rating_values_by_player
 from tournaments.models import (
     TIEBREAK_BEST_FINISH,
     TIEBREAK_BUCHHOLZ,
@@ -358,13 +358,13 @@ def standings_unmasked(
             opponents[pid].extend([o for o in players if o != pid])
     # The ids as a list, not a subquery: without fresh statistics (a new event's
     # tables) PostgreSQL joined the subquery by a nested loop, 1,000 x 1,000 rows.
-    for player_id, rating in ratings_by_player(
+    for player_id, (rating, provisional) in rating_values_by_player(
         kind=tournament.league.kind, player_ids=registered
     ).items():
         row = rows.get(player_id)
         if row is not None:
-            row.rating = rating.rating
-            row.provisional = rating.provisional
+            row.rating = rating
+            row.provisional = provisional
     percentage = {
         pid: points_percentage(earned=earned[pid], possible=possible[pid]) for pid in possible
     }
