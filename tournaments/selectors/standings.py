@@ -259,6 +259,8 @@ def standings_unmasked(
     for table_id, player_id, _pos in seats:
         if table_id in results:
             seated[table_id].append(player_id)
+    # A second pass only when there is an elimination stage (a Swiss event has none).
+    for table_id, player_id, _pos in seats if elimination_tables else ():
         if table_id in elimination_tables:
             number, places = elimination_tables[table_id]
             if number >= elimination.get(player_id, (0, 0))[0]:
@@ -415,7 +417,8 @@ def standings_mask(
     names unless ``user`` may see them. Changes the rows in place; returns them."""
     masker = Masker(user=user, tournament=tournament)
     for row in rows:
-        if masker.masks(player_id=row.player_id, hidden=row.hidden):
+        # ``masks`` is false for a player who is not hidden (most): not asked then.
+        if row.hidden and masker.masks(player_id=row.player_id, hidden=row.hidden):
             row.handle = hidden_handle(player_id=row.player_id)
             row.display_name = hidden_label(player_id=row.player_id)
             row.masked = True
