@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from itertools import repeat
 
 #: An opponent's points percentage never counts below this (Magic's tournament rules
 #: floor opponents' match-win percentage at 1/3, so that meeting a player who dropped
@@ -29,7 +30,10 @@ def opponents_percentage(*, opponents: Sequence[int], percentage: Mapping[int, f
     twice counts twice; a bye meets nobody). No opponent: 0."""
     if not opponents:
         return 0.0
-    return sum(percentage.get(o, OPPONENT_FLOOR) for o in opponents) / len(opponents)
+    # ``map`` rather than a generator: the same terms summed in the same order (the same
+    # float), without a Python frame per term (the standings ask this for every player).
+    n = len(opponents)
+    return sum(map(percentage.get, opponents, repeat(OPPONENT_FLOOR, n))) / n
 
 
 def best_finish(places: Iterable[int]) -> int | None:

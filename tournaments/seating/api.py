@@ -7,6 +7,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 from .errors import SeatingError
@@ -59,6 +60,36 @@ class SeatingPlayer:
     id: PlayerId
     points: float = 0.0
     seats: tuple[int, ...] = ()
+
+
+def _plain_players(players: Sequence[SeatingPlayer]) -> bool:
+    """Whether every seat count is a plain ``int`` >= 0 and every points total a finite
+    ``float`` (what :class:`SeatingRequest` accepts without looking further); ``False``
+    says only "walk them one by one"."""
+    try:
+        seat_counts = [x for player in players for x in player.seats]
+        points = [player.points for player in players]
+        return (
+            set(map(type, seat_counts)) <= {int}
+            and min(seat_counts, default=0) >= 0
+            and set(map(type, points)) <= {float}
+            and all(map(math.isfinite, points))
+        )
+    except TypeError:  # not iterable, ...: the walk says which
+        return False
+
+
+def _plain_met(met: Mapping[frozenset[PlayerId], int]) -> bool:
+    """Whether every ``met`` entry is a pair with a plain ``int`` >= 0 of times (see
+    :func:`_plain_players`)."""
+    try:
+        return (
+            set(map(type, met.values())) <= {int}
+            and min(met.values(), default=0) >= 0
+            and set(map(len, met)) <= {2}
+        )
+    except TypeError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -122,16 +153,28 @@ class SeatingRequest:
             )
         if self.size_rule not in SIZE_RULES:
             raise SeatingError("bad_input", f"unknown size rule {self.size_rule!r}")
-        for player in self.players:
-            if any(not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in player.seats):
-                raise SeatingError("bad_input", f"bad seat counts for {player.id!r}")
-            if player.points != player.points or player.points in (math.inf, -math.inf):
-                raise SeatingError("bad_input", f"bad points for {player.id!r}")
-        for pair, times in self.met.items():
-            if len(pair) != 2 or not isinstance(times, int) or isinstance(times, bool):
-                raise SeatingError("bad_input", f"bad met entry {sorted(pair, key=str)!r}")
-            if times < 0:
-                raise SeatingError("bad_input", "a pair cannot have met a negative number of times")
+        # A fast check first, in C over all the entries at once (a round of 1,000
+        # players: 4,000 seat counts, 4,500 pairs): it passes only requests the walks
+        # below accept (plain ints >= 0, finite floats, pairs of two); anything else is
+        # walked entry by entry, which raises on the first bad one as it always did.
+        players = self.players
+        if not _plain_players(players):
+            for player in players:
+                if any(
+                    not isinstance(x, int) or isinstance(x, bool) or x < 0 for x in player.seats
+                ):
+                    raise SeatingError("bad_input", f"bad seat counts for {player.id!r}")
+                if player.points != player.points or player.points in (math.inf, -math.inf):
+                    raise SeatingError("bad_input", f"bad points for {player.id!r}")
+        met = self.met
+        if not _plain_met(met):
+            for pair, times in met.items():
+                if len(pair) != 2 or not isinstance(times, int) or isinstance(times, bool):
+                    raise SeatingError("bad_input", f"bad met entry {sorted(pair, key=str)!r}")
+                if times < 0:
+                    raise SeatingError(
+                        "bad_input", "a pair cannot have met a negative number of times"
+                    )
 
     def sizes(self) -> list[int]:
         """The table sizes of this round, in table order (see ``size_rule``)."""
@@ -212,7 +255,7 @@ class SeatingRequest:
             if tb < ta:  # each pair by its ids' text (equal texts: as the pair iterates)
                 a, b, ta, tb = b, a, tb, ta
             rows.append((ta, tb, a, b, times))
-        rows.sort(key=lambda row: (row[0], row[1]))
+        rows.sort(key=itemgetter(0, 1))  # by the texts (a C key, not a lambda per pair)
         return {
             "table_sizes": list(self.table_sizes),
             "players": [

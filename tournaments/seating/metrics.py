@@ -14,26 +14,31 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, combinations, repeat
 from typing import Any
 
 Tables = Sequence[Sequence[Any]]
 
 
 def _pairs(tables: Tables) -> Iterable[frozenset]:
-    for table in tables:
-        for i, a in enumerate(table):
-            for b in table[i + 1 :]:
-                yield frozenset((a, b))
+    """Every pair at each table, tables in order, each table's pairs in seat order
+    (built in C: a round of 1,000 players has 1,500)."""
+    return map(frozenset, chain.from_iterable(map(combinations, tables, repeat(2))))
+
+
+def _met_times(tables: Tables, met: Mapping[frozenset, int]) -> list[int]:
+    """The times each pair of :func:`_pairs` met before (0: never)."""
+    return list(map(met.get, _pairs(tables), repeat(0)))
 
 
 def repeat_pairs(tables: Tables, met: Mapping[frozenset, int]) -> int:
     """Pairs at the same table who have met before."""
-    return sum(1 for pair in _pairs(tables) if met.get(pair, 0) > 0)
+    return sum(1 for times in _met_times(tables, met) if times > 0)
 
 
 def weighted_repeats(tables: Tables, met: Mapping[frozenset, int]) -> int:
     """Pairs at the same table, each counted as many times as they have met."""
-    return sum(met.get(pair, 0) for pair in _pairs(tables))
+    return sum(_met_times(tables, met))
 
 
 def mean_spread(tables: Tables, points: Mapping[Any, float]) -> float:
@@ -79,9 +84,10 @@ def measure(tables: Tables, request: Any) -> SeatingMetrics:
     """All the round metrics of ``tables`` for a :class:`~tournaments.seating.SeatingRequest`."""
     points = {p.id: p.points for p in request.players}
     seats = {p.id: p.seats for p in request.players}
+    times = _met_times(tables, request.met)  # once for both repeat counts
     return SeatingMetrics(
-        repeats=repeat_pairs(tables, request.met),
-        weighted_repeats=weighted_repeats(tables, request.met),
+        repeats=sum(1 for t in times if t > 0),
+        weighted_repeats=sum(times),
         mean_spread=mean_spread(tables, points),
         seat_cost=seat_cost(tables, seats),
     )

@@ -350,11 +350,20 @@ class _Search:
     def polish(self, max_evals: int) -> None:
         """Swaps between neighbouring tables that lower the spread and add no weighted
         repeat (bounded passes)."""
+        spread = self.spread
         for _ in range(4):
             improved = False
             for i in range(len(self.tables) - 1):
                 for a in list(self.tables[i]):
                     if self.where[a] != i:
+                        continue
+                    if spread[i] == 0 and spread[i + 1] == 0:
+                        # Two tables of one points total each: no swap between them can
+                        # lower the spread (each table's new spread is >= 0), so the
+                        # search would find no move; it is skipped, its evaluations
+                        # counted all the same (the budget below stops the polish at the
+                        # same point). Most neighbouring tables of a big Swiss event.
+                        self.evals += len(self.tables[i + 1])
                         continue
                     move = self.best_swap(a, i + 1, i + 1)
                     if move is not None and move[0] <= 0 and move[1] < -_EPS:
@@ -468,6 +477,13 @@ def table_gaps(table: Sequence[int], seats: Sequence[Sequence[int]]) -> int:
 
 def _cost_row(seats: Sequence[int], k: int) -> tuple[int, ...]:
     """One player's row of :func:`_position_costs` at a table of ``k``."""
+    return _cost_row_of(tuple(seats), k)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _cost_row_of(seats: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """:func:`_cost_row`, once per (seat counts, table size): a round of 1,000 players
+    asks it 2,000 times about a few dozen distinct seat counts."""
     counts = [(seats[pos] if pos < len(seats) else 0) for pos in range(k)]
     least = min(counts)
     return tuple(c + (_OVERUSE if c > least else 0) for c in counts)

@@ -22,7 +22,8 @@ Nothing here locks: the lifecycle services call it holding the tournament's lock
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
+from itertools import chain, combinations, repeat
 from typing import Any, NamedTuple
 
 from django.db.models import Count
@@ -199,11 +200,12 @@ def _history(
         c.extend([0] * (pos + 1 - len(c)))
         c[pos] += 1
         tables[table_id].append(pid)
-    met: dict[frozenset, int] = defaultdict(int)
-    for pids in tables.values():
-        for i, a in enumerate(pids):
-            for b in pids[i + 1 :]:
-                met[frozenset((a, b))] += 1
+    # Every pair of every table, in table order and each table's pairs in seat order
+    # (``combinations``' order), counted in C (``Counter``): 4,500 pairs at a 1,000-player
+    # event's 4th round. The same dict, in the same order, as a loop over the pairs.
+    met = Counter(
+        map(frozenset, chain.from_iterable(map(combinations, tables.values(), repeat(2))))
+    )
     return counts, dict(met)
 
 
@@ -347,7 +349,11 @@ def seat_tables(
                 for p in order
             ),
             table_sizes=tuple(sizes),
-            met={k: v for k, v in met.items() if k <= by_id.keys()},
+            # Pairs with a player not seated now (dropped) are left out; usually every
+            # player seated so far is seated again, and the dict is handed on as it is.
+            met=met
+            if counts.keys() <= by_id.keys()
+            else {k: v for k, v in met.items() if k <= by_id.keys()},
             seed=f"{tournament.pk}:{rnd.number}:{seed}",
             shuffle=shuffle,
             rounds_left=rounds_left(tournament, rnd, len(players)),
