@@ -85,6 +85,20 @@ def staff(tournament):
     return users
 
 
+#: Statements that are transaction control, not work: left out of query counts.
+TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
+
+
+def counted_queries(ctx) -> list[str]:
+    """The SQL captured by ``ctx`` (a ``CaptureQueriesContext``) without transaction
+    control: what a query cap counts."""
+    return [
+        q["sql"]
+        for q in ctx.captured_queries
+        if not q["sql"].lstrip().upper().startswith(TRANSACTION_CONTROL)
+    ]
+
+
 def token_client(user) -> APIClient:
     """A client authenticated like a scorekeeping device (token, CSRF checks on)."""
     client = APIClient(enforce_csrf_checks=True)

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 import games.engine as engine
-from tests.api.conftest import token_client
+from tests.api.conftest import counted_queries, token_client
 from tests.tournaments.factories import (
     PlayerFactory,
     RoundFactory,
@@ -24,15 +24,6 @@ pytestmark = pytest.mark.django_db
 
 #: Most queries per appended event.
 MAX_QUERIES = 7
-TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
-
-
-def _counted(ctx: CaptureQueriesContext) -> list[str]:
-    return [
-        q["sql"]
-        for q in ctx.captured_queries
-        if not q["sql"].lstrip().upper().startswith(TRANSACTION_CONTROL)
-    ]
 
 
 @pytest.fixture
@@ -65,12 +56,12 @@ def test_a_scorekeeper_appends_events_with_at_most_7_queries_each(table_and_scor
         body = response.json()
         assert body["game"]["sequence"] == sequence
         assert body["event"]["sequence"] == sequence
-        counts.append(len(_counted(ctx)))
-        assert counts[-1] <= MAX_QUERIES, "\n".join(_counted(ctx))
+        counts.append(len(counted_queries(ctx)))
+        assert counts[-1] <= MAX_QUERIES, "\n".join(counted_queries(ctx))
     # A retry with the same key answers from what is stored, as cheaply.
     with CaptureQueriesContext(connection) as ctx:
         response = client.post(
             url, {"event": log[11], "sequence": 12}, format="json", HTTP_IDEMPOTENCY_KEY="key-12"
         )
     assert response.status_code == 200 and response.json()["replayed"] is True
-    assert len(_counted(ctx)) <= MAX_QUERIES
+    assert len(counted_queries(ctx)) <= MAX_QUERIES

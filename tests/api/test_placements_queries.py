@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api.conftest import token_client
+from tests.api.conftest import counted_queries, token_client
 from tests.tournaments.factories import (
     PlayerFactory,
     RoundFactory,
@@ -28,15 +28,6 @@ pytestmark = pytest.mark.django_db
 
 #: Most queries per placements POST (one more table left in the round).
 MAX_QUERIES = 8
-TRANSACTION_CONTROL = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK")
-
-
-def _counted(ctx: CaptureQueriesContext) -> list[str]:
-    return [
-        q["sql"]
-        for q in ctx.captured_queries
-        if not q["sql"].lstrip().upper().startswith(TRANSACTION_CONTROL)
-    ]
 
 
 def test_an_organizer_posts_placements_with_at_most_8_queries():
@@ -55,7 +46,7 @@ def test_an_organizer_posts_placements_with_at_most_8_queries():
                 format="json",
             )
         assert response.status_code == 200, response.content
-        queries = _counted(ctx)
+        queries = counted_queries(ctx)
         cap = MAX_QUERIES if n < len(tables) - 1 else MAX_QUERIES + 2
         assert len(queries) <= cap, "\n".join(queries)
     rnd.refresh_from_db()
