@@ -64,7 +64,11 @@
       if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
     });
     typing.forEach(putBack);
-    choices.forEach(function (choice) { chooseAgain(current, choice); });
+    if (choices.length) {
+      var fresh = {}; // the fresh copy's groups, read once for every choice put back
+      groups(current).forEach(function (g) { fresh[g.key] = g; });
+      choices.forEach(function (choice) { chooseAgain(current, choice, fresh[choice.key]); });
+    }
   }
 
   // Each <details> of a region with its key: "#id", else its class and its position
@@ -97,13 +101,18 @@
     try { f.setSelectionRange(field.start, field.end); } catch (e) { /* number inputs have no caret */ }
   }
 
+  // A choice's group: its form (by id) and its name.
+  function groupKey(field) {
+    return (field.form && field.form.id ? field.form.id : "") + "\u0000" + field.name;
+  }
+
   // The radio groups and selects of a region, each with the choice the page was served
   // with and the one shown now: {key, group, initial, now}.
   function groups(region) {
     var found = {};
     Array.prototype.forEach.call(region.querySelectorAll("input[type=radio][name], select[name]"), function (f) {
-      var key = (f.form && f.form.id ? f.form.id : "") + "\u0000" + f.name;
-      var group = found[key] || (found[key] = { key: key, name: f.name, initial: "", now: "" });
+      var key = groupKey(f);
+      var group = found[key] || (found[key] = { key: key, initial: "", now: "" });
       if (f.tagName === "SELECT") {
         var first = f.options.length ? f.options[0].value : "";
         var initial = Array.prototype.filter.call(f.options, function (o) { return o.defaultSelected; });
@@ -122,11 +131,10 @@
     return groups(region).filter(function (g) { return g.now !== g.initial; });
   }
 
-  function chooseAgain(region, choice) {
-    var fresh = groups(region).filter(function (g) { return g.key === choice.key; })[0];
+  function chooseAgain(region, choice, fresh) {
     if (!fresh || fresh.initial !== choice.initial) return; // gone, or answered since
     Array.prototype.forEach.call(region.querySelectorAll(choice.select ? "select[name]" : "input[type=radio][name]"), function (f) {
-      if (f.name !== choice.name || (f.form && f.form.id ? f.form.id : "") + "\u0000" + f.name !== choice.key) return;
+      if (groupKey(f) !== choice.key) return;
       if (choice.select) {
         if (Array.prototype.some.call(f.options, function (o) { return o.value === choice.now; })) f.value = choice.now;
       } else {
