@@ -21,7 +21,14 @@ without it a full collection (70-90 ms at 1,000 players, the garbage of the resu
 recordings before the step included) lands in whichever step the process's allocations
 put it, the same round run after run, and decides that round's ratio.
 
-    python bench/bench_progression.py [--players 1000] [--rounds 4] [--repeat 2] [--collect-first]
+``--warm-up`` progresses an untimed event of the same size first, in the same process
+and database session (both trees): a Celery worker is long-lived, and without it round 2
+is the process's first progression, paying first-use costs (the database session's
+catalogue caches, Django's lookups, the first statement of each kind) that a worker pays
+once; the cold figures stay available without the flag.
+
+    python bench/bench_progression.py [--players 1000] [--rounds 4] [--repeat 2]
+        [--collect-first] [--warm-up]
 """
 
 from __future__ import annotations
@@ -59,39 +66,51 @@ from tournaments.services import game_record_placements, tournament_create
 from tournaments.services.progression import round_progress, tournament_start
 
 players, rounds, collect = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "1"
+warm_up = sys.argv[4] == "1"
 organizer = get_user_model().objects.create_user("bench", password="x" * 16)
-league = League.objects.create(slug="bench", name="Bench", kind="tock")
-league.organizers.add(organizer)
-tournament = tournament_create(
-    league=league, name="Bench", starts_on=datetime.date(2026, 1, 1), table_sizes=[4],
-    rounds=rounds, auto_progress=False, user=organizer,
-)
-made = Player.objects.bulk_create(
-    [Player(handle=f"b{i:05d}", display_name=f"Bench {i}") for i in range(players)]
-)
-Registration.objects.bulk_create(
-    [Registration(tournament=tournament, player=p, checked_in=True) for p in made]
-)
-rnd = tournament_start(tournament=tournament, user=organizer, seed=1)
-rng = random.Random(26)
-for number in range(1, rounds):
-    for table in rnd.tables.select_related("game").order_by("number"):
-        game = table.game
-        places = rng.sample(range(1, len(game.players) + 1), len(game.players))
-        game_record_placements(
-            game=game.pk, placements=dict(zip(game.players, places)), user=SYSTEM
-        )
-    if collect:  # the recordings' garbage collected first: the task's own time only
-        gc.collect()
-    cpu, wall = time.process_time(), time.perf_counter()
-    with CaptureQueriesContext(connection) as queries:
-        rnd = round_progress(round_id=rnd.pk, seed=number)
-    print(json.dumps({
-        "round": number + 1,
-        "cpu": time.process_time() - cpu,
-        "wall": time.perf_counter() - wall,
-        "queries": len(queries.captured_queries),
-    }))
+
+
+def event(tag, report):
+    # A whole event of ``players`` at tables of 4, every round progressed; each
+    # progression timed and printed when ``report``.
+    league = League.objects.create(slug=f"bench{tag}", name=f"Bench {tag}", kind="tock")
+    league.organizers.add(organizer)
+    tournament = tournament_create(
+        league=league, name="Bench", starts_on=datetime.date(2026, 1, 1), table_sizes=[4],
+        rounds=rounds, auto_progress=False, user=organizer,
+    )
+    made = Player.objects.bulk_create(
+        [Player(handle=f"b{tag}{i:05d}", display_name=f"Bench {i}") for i in range(players)]
+    )
+    Registration.objects.bulk_create(
+        [Registration(tournament=tournament, player=p, checked_in=True) for p in made]
+    )
+    rnd = tournament_start(tournament=tournament, user=organizer, seed=1)
+    rng = random.Random(26)
+    for number in range(1, rounds):
+        for table in rnd.tables.select_related("game").order_by("number"):
+            game = table.game
+            places = rng.sample(range(1, len(game.players) + 1), len(game.players))
+            game_record_placements(
+                game=game.pk, placements=dict(zip(game.players, places)), user=SYSTEM
+            )
+        if collect:  # the recordings' garbage collected first: the task's own time only
+            gc.collect()
+        cpu, wall = time.process_time(), time.perf_counter()
+        with CaptureQueriesContext(connection) as queries:
+            rnd = round_progress(round_id=rnd.pk, seed=number)
+        if report:
+            print(json.dumps({
+                "round": number + 1,
+                "cpu": time.process_time() - cpu,
+                "wall": time.perf_counter() - wall,
+                "queries": len(queries.captured_queries),
+            }))
+
+
+if warm_up:  # a worker that has progressed an event before: warm caches, both sides
+    event("w", report=False)
+event("", report=True)
 """
 
 
@@ -134,7 +153,12 @@ def tree(commit: str, workdir: Path) -> Iterator[Path]:
 
 
 def run(
-    code_dir: Path, players: int, rounds: int, workdir: Path, collect: bool = False
+    code_dir: Path,
+    players: int,
+    rounds: int,
+    workdir: Path,
+    collect: bool = False,
+    warm_up: bool = False,
 ) -> list[dict]:
     """The progressed rounds' figures of one run of :data:`CHILD` in ``code_dir``."""
     with database(workdir) as url:
@@ -148,7 +172,15 @@ def run(
             "PYTHONPATH": str(code_dir),
         }
         out = subprocess.run(
-            [sys.executable, "-c", CHILD, str(players), str(rounds), "1" if collect else "0"],
+            [
+                sys.executable,
+                "-c",
+                CHILD,
+                str(players),
+                str(rounds),
+                "1" if collect else "0",
+                "1" if warm_up else "0",
+            ],
             cwd=code_dir,
             env=env,
             check=True,
@@ -171,6 +203,14 @@ def main() -> None:
         " collection of the garbage the recordings left (70-90 ms at 1,000 players) then"
         " never lands in the timed step, wherever the process's allocations put it",
     )
+    parser.add_argument(
+        "--warm-up",
+        action="store_true",
+        help="progress a whole untimed event of the same size first, in the same process"
+        " and on the same connection (both trees): the timed rounds are then those of a"
+        " worker that has run a progression before, as a long-lived worker has; without"
+        " it round 2 pays the process's and the database session's first-use costs",
+    )
     args = parser.parse_args()
     backend = (
         "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
@@ -179,6 +219,7 @@ def main() -> None:
         f"Progression (round_progress), {args.players} players at tables of 4, {backend},"
         f" load {os.getloadavg()[0]:.1f}; median of {args.repeat} runs a tree, alternated"
         + ("; garbage collected before each timed round" if args.collect_first else "")
+        + ("; after an untimed warm-up event" if args.warm_up else "")
     )
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
@@ -190,7 +231,14 @@ def main() -> None:
             for _ in range(args.repeat):
                 for name, path in trees.items():
                     figures[name].append(
-                        run(path, args.players, args.rounds, workdir, args.collect_first)
+                        run(
+                            path,
+                            args.players,
+                            args.rounds,
+                            workdir,
+                            args.collect_first,
+                            args.warm_up,
+                        )
                     )
     print(f"  {'round':>5}  {'tree':<12} {'CPU s':>7} {'wall s':>7} {'queries':>8}")
     ratios = []
