@@ -61,6 +61,8 @@ from typing import Any, NoReturn
 import hypothesis
 import pytest
 
+from tests.celery_support import forget_result_backend
+
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 RUN_ID = f"{os.getpid()}_{uuid.uuid4().hex[:6]}"
 
@@ -322,6 +324,7 @@ def real_celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
         key: celery_app.conf[key] for key in ("broker_url", "result_backend", "task_always_eager")
     }
     celery_app.conf.update(broker_url=redis_url, result_backend=redis_url, task_always_eager=False)
+    forget_result_backend(celery_app)
     task_postrun.connect(close_worker_connections, weak=False)
     try:
         with start_worker(
@@ -335,6 +338,7 @@ def real_celery_worker(redis_url: str, transactional_db: None) -> Iterator[Any]:
     finally:
         task_postrun.disconnect(close_worker_connections)
         celery_app.conf.update(saved)
+        forget_result_backend(celery_app)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
+from tests.celery_support import forget_result_backend
 from tock_site.tasks import HEARTBEAT_CACHE_KEY, site_heartbeat
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
@@ -24,6 +25,27 @@ def test_task_is_idempotent(real_celery_worker):
     second = site_heartbeat.delay().get(timeout=20)
     assert first["users"] == second["users"] == 0
     assert cache.get(HEARTBEAT_CACHE_KEY) == second
+
+
+@pytest.fixture
+def backend_built_before():
+    """What a task sent earlier in this process, under other settings, leaves: the app
+    built its result backend then (here: none) and keeps it."""
+    from tock_site.celery import app
+
+    saved = app.conf.result_backend
+    app.conf.result_backend = None
+    forget_result_backend(app)
+    try:
+        assert app.backend.__class__.__name__ == "DisabledBackend"
+    finally:
+        app.conf.result_backend = saved
+
+
+def test_a_worker_answers_after_the_backend_was_built_without_one(
+    backend_built_before, real_celery_worker
+):
+    assert site_heartbeat.delay().get(timeout=20)["users"] == 0
 
 
 def test_tasks_run_eagerly_outside_the_worker_fixture():
