@@ -15,7 +15,8 @@
  *   - keys on a desktop: digits type a data-pad-key (a short buffer: 1, 2, 21 wait for
  *     a second digit while a longer key starts with them), Enter taps the one
  *     data-expected target, Backspace taps the undo target (data-event of type
- *     "undo"), Escape closes a choice or "Something else".
+ *     "undo"), Escape closes a choice or "Something else"; a key pressed while an
+ *     event is being sent acts on the page shown once its answer is in.
  *
  * Phones at a venue lose answers and connections. Every tap goes through a queue, in
  * order, kept in localStorage: sent at once while online, one at a time; a tap made
@@ -173,11 +174,12 @@
       var text = (data.replayed ? cfg.msgAlready : cfg.msgRecorded) + " " + seq + (item.label && !item.raw ? ": " + item.label : "");
       if (queue.length) { send(queue[0], 0); showQueue(); say(text, "ok"); return; }
       done();
-      refresh(item.sequence).then(function () { say(text, "ok"); });
+      refresh(item.sequence).then(function () { say(text, "ok"); actHeld(); });
       return;
     }
     if (GATEWAY[status]) { again(item, n); return; } // the server behind it is down
     // Refused: this tap and the ones tapped after it on the same page are not sent.
+    held = null;
     sentLine = 0; // a refused line's entries stay in the form, to be put right
     var dropped = queue.splice(0, queue.length);
     save();
@@ -195,6 +197,7 @@
     if (n >= RETRIES || navigator.onLine === false) {
       done();
       offline();
+      actHeld(); // waits in the queue with the tap before it
       laterTimer = setTimeout(flush, 15000);
       return;
     }
@@ -401,16 +404,23 @@
     } else if (e.key === "Enter") {
       if (typed) { e.preventDefault(); fire(); return; }
       if (onTarget) return; // Enter on a focused target taps that one
-      var expected = visible("[data-expected]");
-      if (expected.length === 1) { e.preventDefault(); expected[0].click(); }
+      if (visible("[data-expected]").length === 1) {
+        e.preventDefault();
+        act(function () {
+          var expected = visible("[data-expected]");
+          if (expected.length === 1) expected[0].click();
+        });
+      }
     } else if (e.key === "Backspace") {
       e.preventDefault();
       if (typed) { setTyped(typed.slice(0, -1)); return; }
-      var undo = visible("[data-event]").filter(function (el) {
-        var ev = parse(el.getAttribute("data-event"));
-        return ev && ev.type === "undo";
+      act(function () {
+        var undo = visible("[data-event]").filter(function (el) {
+          var ev = parse(el.getAttribute("data-event"));
+          return ev && ev.type === "undo";
+        });
+        if (undo.length) undo[0].click();
       });
-      if (undo.length) undo[0].click();
     } else if (e.key === "Escape") {
       setTyped("");
       closePick();
@@ -431,8 +441,28 @@
   function fire() {
     var value = typed;
     setTyped("");
-    var key = visible('[data-pad-key="' + value + '"]')[0];
-    if (key && !key.classList.contains("off")) key.click();
+    if (!value) return;
+    act(function () {
+      var key = visible('[data-pad-key="' + value + '"]')[0];
+      if (key && !key.classList.contains("off")) key.click();
+    });
+  }
+
+  // A key pressed while an event is being sent is not dropped: the targets are disabled
+  // until the answer is in (a disabled button ignores click()), even when live.js has
+  // already shown the next position, where the key was meant. It acts once the answer
+  // is in and the page after it shown; a refused event drops it with the taps after it.
+  var held = null;
+
+  function act(action) {
+    if (busy) held = action;
+    else action();
+  }
+
+  function actHeld() {
+    var action = held;
+    held = null;
+    if (action && !busy) action();
   }
 
   function setTyped(value) {

@@ -126,3 +126,36 @@ class OwnRefresh:
         self.held = []
         self.page.unroute(self.url + "*")
         self.page.wait_for_function("() => !document.querySelector('#score-moves > hr')")
+
+
+class HeldAnswer:
+    """The answer to the page's event POSTs held by the test: each request reaches the
+    server (the event is stored, live pages are told) through Playwright, and its answer
+    reaches the page only at :meth:`release`: the page is still sending meanwhile."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.held = page, []
+        self.pattern = re.compile(r"/api/games/\d+/events$")
+        page.route(self.pattern, self._handle)
+
+    def _handle(self, route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        answer = route.fetch()
+        self.held.append((route, answer.status, answer.headers, answer.body()))
+
+    def wait(self) -> None:
+        """Until an event was sent and stored (its answer held), 10 s at most."""
+        for _ in range(200):
+            if self.held:
+                return
+            self.page.wait_for_timeout(50)  # lets Playwright deliver the route
+        raise AssertionError("the page sent no event")
+
+    def release(self) -> None:
+        """Let the held answers through, in order; later events go as usual."""
+        self.page.unroute(self.pattern)
+        for route, status, headers, body in self.held:
+            route.fulfill(status=status, headers=headers, body=body)
+        self.held = []

@@ -22,7 +22,7 @@ from games.engine import replay, simulate
 from games.models import Game, GameEvent
 from games.scorekeeping import game_score_moves
 from tests.browser.conftest import ServeOnce, wait_until
-from tests.browser.score_pad import layout_problems, tap_event
+from tests.browser.score_pad import HeldAnswer, OwnRefresh, layout_problems, tap_event
 from tests.tournaments.factories import (
     PlayerFactory,
     RegistrationFactory,
@@ -338,6 +338,45 @@ def test_the_card_pad_records_a_simulated_game_at_phone_size(live_site, make_con
         other.locator("#score-something-else > summary").click()  # the infractions
         assert layout_problems(other) == [], language
         shot(other, f"{language}-something-else")
+
+
+def test_a_key_typed_while_the_event_before_is_sent_acts_once_its_answer_is_in(
+    live_site, make_context, log_in
+):
+    """A knock is tapped; its answer is slow, and live.js shows the next position first.
+    The card typed there (a digit) is kept while the knock is being sent and taps its
+    key once the answer is in. The page's targets are disabled while sending, and the
+    typed key was dropped: the event was never recorded (the pad test failed that way
+    under load)."""
+    from playwright.sync_api import expect
+
+    log, first, ways = simulated_stretch()
+    k = next(
+        i
+        for i in range(len(ways) - 1)
+        if ways[i] == "knock"
+        and ways[i + 1] == "pad"
+        and 3 <= log[first + i + 1]["card"] <= 9  # one digit, no longer key after it
+    )
+    knock, draw = log[first + k], log[first + k + 1]
+    game, keeper = tock_table(FOUR)
+    game_record_log(game=game, log=log[: first + k], user=keeper)
+    phone = make_context("phone")
+    log_in(phone, keeper)
+    page = phone.new_page()
+    url = live_site + reverse("tournaments:game-score", args=[game.pk])
+    swaps, answers = OwnRefresh(page, url), HeldAnswer(page)
+    page.goto(url)
+    moves = page.locator("#score-moves .score-moves")
+    expect(moves).to_have_attribute("data-sequence", str(first + k + 1))
+    tap_event(page, knock)
+    answers.wait()  # stored; the page still sending
+    assert swaps.show_live_copy() == str(first + k + 2)  # live.js first
+    page.keyboard.type(str(draw["card"]))
+    answers.release()
+    expect(moves).to_have_attribute("data-sequence", str(first + k + 3))
+    stored = [e.data for e in GameEvent.objects.filter(game=game).order_by("sequence")]
+    assert stored == log[: first + k + 2]
 
 
 def test_taps_made_offline_wait_and_are_sent_once_in_order(live_site, phone, log_in):
