@@ -18,6 +18,7 @@ As a safety net a game still running after ``max_events`` events is closed with
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from ..base import IN_PROGRESS
@@ -77,22 +78,41 @@ def simulate_game(
     start["seed"] = seed
     g = UnoGame.start(start)
     rng = random.Random(f"uno-bots:{seed}")
-    names = g.players
 
-    # The bots' push, Game.push's steps inline: every event below but the closing ``end``
-    # is one of UNO's own types, which push hands to _apply (every check of the event
-    # and the rules is there), then counts and keeps it. One call an event instead of two.
-    apply = g._apply
-    # The game's own log is the bots' log: each event, kept by reference, gets the cards
-    # named below (one list to append to; the caller gets a copy of it).
+    # The bots' moves are a generator that the game's own batch loop (``_run``, the
+    # step push and push_many share: every check of the event and the rules is there)
+    # consumes, applying and counting each event before the generator chooses the next:
+    # no call an event to push it. The game's own log is the bots' log: each event, kept
+    # by reference once applied, gets the cards named (one list to append to; the
+    # caller gets a copy of it).
     log = g._log
     assert log is not None
+    g._run(_moves(g, rng, log, max_events, draw_anyway, bluff, challenge, forget, catch))
+    return list(log), g
+
+
+def _moves(
+    g: UnoGame,
+    rng: random.Random,
+    log: list[dict[str, Any]],
+    max_events: int,
+    draw_anyway: float,
+    bluff: float,
+    challenge: float,
+    forget: float,
+    catch: float,
+) -> Iterator[dict[str, Any]]:
+    """The bots' events, one at a time, each chosen once the one before is applied (the
+    consumer is the game's ``_run``); after each, the event goes to ``log`` with the
+    cards it named."""
+    names = g.players
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
         if len(log) >= max_events:
             event = {"type": "end", "reason": "time"}
-            g.push(event)  # (the base class's type: push's own path)
+            yield event  # (the base class's type: _run hands it to Game._apply_shared)
+            log.append(event)
             break
         # A player who forgot UNO may be caught by the very next event.
         elif g._catchable is not None and rng.random() < catch:
@@ -149,13 +169,11 @@ def simulate_game(
                 # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
                 if (pick == "WS" or len(hand) == 2) and rng.random() >= forget:
                     event["uno"] = True
-        apply(event)
-        g._events += 1
+        yield event  # applied and counted when the generator resumes
         log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
         if named:
             event.update(named)
-    return list(log), g
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:

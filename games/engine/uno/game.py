@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -224,47 +224,73 @@ class UnoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Validate and apply one of UNO's own events (``Game.push`` has checked its
-        type, takes ``end`` and ``correction`` and counts it); on error nothing
-        changes (each handler checks everything before it changes anything). The one
-        step ``push`` and ``push_many`` share: the checks every event gets
-        (:func:`~games.engine.common.check_event_type`: no unknown field, the game in
-        progress, score-sheet lines only on a sheet), the caught player's draw first,
-        the player to move (:meth:`_actor`) for the events that only they may send
-        (``color``, ``play``, ``draw``, ``pass``, ``challenge``); then the event type's
-        handler (``_on_<type>``, given that seat), which states its rules and returns
-        the seat that may be caught next.
+        """One of UNO's own events (``Game.push``'s step): :meth:`_run` over that one
+        event, so that ``push``, ``push_many`` and the bots judge with the same code."""
+        self._run((event,))
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts each
+        event as it applies it, without a call per event to get there."""
+        self._run(events)
+
+    def _run(self, events: Iterable[dict[str, Any]]) -> None:
+        """Validate and apply events in order, each counted as it is applied; on error
+        nothing of that event changes (each handler checks everything before it changes
+        anything) and the game stays after the last good one. The one loop ``push``
+        (through :meth:`_apply`), ``push_many`` and the bots (a generator of events)
+        share: an event of another type than UNO's own goes to the base class
+        (:meth:`Game._event_type`: ``end`` and ``correction`` to ``_apply_shared``, an
+        ``undo`` raises before anything changes); every own event gets the checks
+        every event gets (:func:`~games.engine.common.check_event_type`: no unknown
+        field, the game in progress, score-sheet lines only on a sheet), the caught
+        player's draw first, the player to move (:meth:`_actor`) for the events that
+        only they may send (``color``, ``play``, ``draw``, ``pass``, ``challenge``);
+        then the event type's handler (``_on_<type>``, given that seat), which states
+        its rules and returns the seat that may be caught next.
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
-        only to find the refusal)."""
-        kind = event["type"]
-        if (
-            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
-            or self._status != IN_PROGRESS
-            or self.sheet
-            or kind == "hand"
-        ):  # all but the common case; refusals are there
-            check_event_type(event, _KEYS, self._status, self.sheet, "hand")
-        caught = self._catch_draw
-        if caught is not None:
-            if not (kind == "draw" and event.get("player") == self._names[caught]):
-                if kind == "catch":
-                    raise IllegalMove(f"{self._names[caught]} was already caught")
-                raise IllegalMove(
-                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
-                )
-            p = caught
-        elif kind in _BY_THE_PLAYER_TO_MOVE:
-            # the usual case of _actor (the player to move) inline; it gives the refusal
-            name = event.get("player")
-            p = self._active
-            if p is None or type(name) is not str or name != self._names[p]:
-                p = self._actor(event)
-        else:
-            p = None
-        self._named = _NOTHING_NAMED
-        self._catchable = _HANDLERS[kind](self, event, p)
+        only to find the refusal); the tables are read once a batch."""
+        own = _KEYS_OWN
+        handlers = _HANDLERS
+        by_mover = _BY_THE_PLAYER_TO_MOVE
+        names = self._names
+        sheet = self.sheet
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            keys = own.get(kind) if type(kind) is str else None
+            if keys is None:  # not one of UNO's own types
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+                self._events += 1
+                continue
+            if (
+                not keys.issuperset(event)  # (no keys view: C-level, per key)
+                or self._status != IN_PROGRESS
+                or sheet
+                or kind == "hand"
+            ):  # all but the common case; refusals are there
+                check_event_type(event, _KEYS, self._status, sheet, "hand")
+            caught = self._catch_draw
+            if caught is not None:
+                if not (kind == "draw" and event.get("player") == names[caught]):
+                    if kind == "catch":
+                        raise IllegalMove(f"{names[caught]} was already caught")
+                    raise IllegalMove(
+                        f"{names[caught]} was caught without UNO and must draw two cards first"
+                    )
+                p = caught
+            elif kind in by_mover:
+                # the usual case of _actor (the player to move) inline; it gives the refusal
+                name = event.get("player")
+                p = self._active
+                if p is None or type(name) is not str or name != names[p]:
+                    p = self._actor(event)
+            else:
+                p = None
+            self._named = _NOTHING_NAMED
+            self._catchable = handlers[kind](self, event, p)
+            self._events += 1
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
@@ -1110,3 +1136,6 @@ class UnoGame(Game):
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
+#: The fields of each of UNO's own event types (``_run``'s one lookup for the type and
+#: its fields: ``end`` is the base class's).
+_KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
