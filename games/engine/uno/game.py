@@ -109,6 +109,10 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
+#: The values of the number cards (a play of one only passes the turn on).
+_NUMBERS = frozenset("0123456789")
+
+
 #: :func:`_matching` of every colour in force and top value, looked up as
 #: ``_MATCHING[color][top]`` by ``_on_play`` and ``playable`` (a play is checked and a
 #: bot's candidates found with one set test a card instead of the rule's comparisons).
@@ -440,13 +444,13 @@ class UnoGame(Game):
     def _on_play(self, event: dict[str, Any], p: int) -> int | None:
         """Judge and apply a play by ``p`` (the player to move); returns the seat that
         may now be caught (or None)."""
-        phase = self._phase
         card = event.get("card")
         if type(card) is not str or card not in ALL_CARDS:
             raise InvalidEvent(
                 f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
             )
-        if phase not in (TURN, DRAWN):
+        phase = self._phase
+        if phase != TURN and phase != DRAWN:
             raise IllegalMove(self._not_now(self._names[p], "play"))
         hand = self._hands[p]
         if card not in hand:
@@ -457,7 +461,6 @@ class UnoGame(Game):
                 raise IllegalMove(f"{name} drew nothing and may only pass")
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
         value = VALUE_OF[card]
-        top = self._discard[-1]
         if len(event) == 3:  # type, player and card only (_apply allows no other key)
             color = given = None  # (the usual play: no colour, no UNO call, no swap)
             uno = False
@@ -471,35 +474,52 @@ class UnoGame(Game):
         else:
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
-            if card not in _MATCHING[self._color][VALUE_OF[top]]:
+            discard = self._discard
+            if card not in _MATCHING[self._color][VALUE_OF[discard[-1]]]:
                 raise IllegalMove(
                     f"{card} does not match the colour in force ({self._color}) "
-                    f"or the top card {top}"
+                    f"or the top card {discard[-1]}"
                 )
-        if type(uno) is not bool:
+        if uno is not False and type(uno) is not bool:
             raise InvalidEvent("'uno' must be true or false")
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
+        if value is not None:  # -- apply a coloured card (the usual play)
+            hand.remove(card)
+            discard.append(card)
+            self._drawn = None
+            self._color = COLOR_OF[card]
+            if value in _NUMBERS:  # (the usual case: the turn passes on, one seat)
+                left = len(hand)
+                if left:
+                    self._phase = TURN
+                    self._active = (p + self._direction) % self._n  # (_next)
+                    return p if left == 1 and not uno else None
+            return self._after_play(p, card, value, hand, uno, True)
         legal_w4 = True
         swapped = None
-        if value is None:  # (only a wild has more to judge: the usual play skips this)
-            if card == "W4":
-                in_force = self._color
-                legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
-            elif card == "WS":
-                swapped = self._swap(p, given)  # checks before applying
-        # -- apply
+        if card == "W4":  # (only a wild has more to judge)
+            in_force = self._color
+            legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
+        elif card == "WS":
+            swapped = self._swap(p, given)  # checks before applying
+        # -- apply a wild
         hand.remove(card)
         self._discard.append(card)
         self._drawn = None
-        if value is not None:
-            self._color = COLOR_OF[card]
-        else:
-            self._color = color
-            if swapped is not None:
-                self._hands = swapped
-                hand = swapped[p]
-                self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        self._color = color
+        if swapped is not None:
+            self._hands = swapped
+            hand = swapped[p]
+            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        return self._after_play(p, card, value, hand, uno, legal_w4)
+
+    def _after_play(
+        self, p: int, card: str, value: str | None, hand: list[str], uno: bool, legal_w4: bool
+    ) -> int | None:
+        """What follows ``p``'s play of ``card`` (already on the discard pile, ``hand``
+        what p holds now): the card's effect, the next player to move or the hand's end;
+        returns the seat that may now be caught (or None)."""
         left = len(hand)
         if value == "V":
             self._direction = -self._direction
@@ -576,7 +596,6 @@ class UnoGame(Game):
     def _on_draw(self, event: dict[str, Any], p: int) -> None:
         """A draw by ``p``: the player to move, or the caught player (``_run`` lets
         only their draw through), who draws two."""
-        name = event.get("player")
         caught = self._catch_draw
         if caught is not None:
             need = 2
@@ -589,35 +608,37 @@ class UnoGame(Game):
             elif phase == PENALTY:
                 need = self._need
             else:
-                raise IllegalMove(self._not_now(name, "draw"))
+                raise IllegalMove(self._not_now(event.get("player"), "draw"))
         given = event.get("cards")
-        if given is not None:
+        # (a list of card codes, the usual case, checked without _card_list's call)
+        if given is not None and not (type(given) is list and all_in(ALL_CARDS, given)):
             given = _card_list(given, "cards")
-        drawn = self._take(need, given, self._names[p])
+        drawn = self._take(need, given, p)
         self._hands[p] += drawn
         self._named = {"cards": drawn}
         if caught is not None:
             self._catch_draw = None
-            return
-        if phase == TURN:
+        elif phase == TURN:
             self._phase, self._drawn = DRAWN, (drawn[0] if drawn else None)
         elif phase == FACING_W4 or self._after == NEXT:  # the drawer loses the turn
-            self._phase, self._active = TURN, self._next(p)
+            self._phase, self._active = TURN, (p + self._direction) % self._n  # (_next)
         elif self._after == RESUME:
             self._phase, self._active = TURN, self._resume
         else:
             self._score_hand(self._winner)  # type: ignore[arg-type]
 
-    def _take(self, need: int, given: list[str] | None, name: str) -> list[str]:
+    def _take(self, need: int, given: list[str] | None, p: int) -> list[str]:
         """Take ``need`` cards from the front of the draw pile (refilled from the discard
         pile, its top card kept, when a card must be drawn and it is empty; fewer when
-        both run out); ``given`` must name exactly them. Nothing changes on error."""
+        both run out) for seat ``p``; ``given`` must name exactly them. Nothing changes
+        on error."""
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
         # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
         k = need if need <= have else min(need, have + len(discard) - 1)
         if given is not None and len(given) != k:
+            name = self._names[p]
             if k < need:
                 raise IllegalMove(
                     f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
@@ -625,7 +646,7 @@ class UnoGame(Game):
             raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
         if pile is not None:  # seeded: the cards are known
             if have >= k:
-                drawn = pile[-k:][::-1] if k else []
+                drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
                 if given is not None and given != drawn:
                     raise IllegalMove(
                         f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
