@@ -25,7 +25,7 @@ from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
-from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
+from .game import _NOTHING_NAMED, COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
 #: The wild cards (no colour), which the bots keep for later when they can.
@@ -106,16 +106,19 @@ def _moves(
     consumer is the game's ``_run``); after each, the event goes to ``log`` with the
     cards it named."""
     names = g.players
+    random = rng.random
+    playable = g.playable
+    nothing = _NOTHING_NAMED
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
-        if len(log) >= max_events:
+        if g._events >= max_events:  # (the lines of the log so far)
             event = {"type": "end", "reason": "time"}
             yield event  # (the base class's type: _run hands it to Game._apply_shared)
             log.append(event)
             break
         # A player who forgot UNO may be caught by the very next event.
-        elif g._catchable is not None and rng.random() < catch:
+        elif g._catchable is not None and random() < catch:
             against = names[g._catchable]
             by = choice(rng, [q for q in names if q != against])
             event = {"type": "catch", "by": by, "against": against}
@@ -129,10 +132,10 @@ def _moves(
             name = names[me]
             pick: str | None = None  # the card to play, if any
             if phase == TURN:  # a normal turn (the usual case: tested first)
-                options = g.playable(me)
-                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                options = playable(me)
+                if "W4" in options and not g.w4_is_legal(me) and random() >= bluff:
                     options.remove("W4")
-                if not options or rng.random() < draw_anyway:
+                if not options or random() < draw_anyway:
                     event = {"type": "draw", "player": name}
                 else:
                     # Prefer coloured cards (keep the wilds for later), as people do.
@@ -142,18 +145,18 @@ def _moves(
                         if _WILDS.isdisjoint(options)
                         else [c for c in options if COLOR_OF[c] is not None]
                     )
-                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
+                    pick = choice(rng, plain if plain and random() < 0.8 else options)
             elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
             elif phase == PENALTY:
                 event = {"type": "draw", "player": name}
             elif phase == FACING_W4:
-                kind = "challenge" if rng.random() < challenge else "draw"
+                kind = "challenge" if random() < challenge else "draw"
                 event = {"type": kind, "player": name}
             elif phase == DRAWN:
                 drawn = g._drawn
-                keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
-                if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
+                keep = drawn is None or drawn not in playable(me) or random() >= 0.9
+                if not keep and (drawn != "W4" or g.w4_is_legal(me) or random() < bluff):
                     pick = drawn
                 else:
                     event = {"type": "pass", "player": name}
@@ -167,12 +170,12 @@ def _moves(
                     rest.remove(pick)
                     event["color"] = _best_color(rest, rng)
                 # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
-                if (pick == "WS" or len(hand) == 2) and rng.random() >= forget:
+                if (pick == "WS" or len(hand) == 2) and random() >= forget:
                     event["uno"] = True
         yield event  # applied and counted when the generator resumes
         log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
-        if named:
+        if named is not nothing:
             event.update(named)
 
 
