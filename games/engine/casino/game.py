@@ -97,9 +97,12 @@ def _is_card(value: object) -> bool:
     return type(value) is str and value in ALL_CARDS
 
 
-def _card_list(value: object, field: str) -> list[str]:
+def _card_list(value: object, field: str, player: str | None = None) -> list[str]:
+    """``value``, a list of card codes (``InvalidEvent`` naming ``field``, or
+    ``field.player`` for a player's list, otherwise)."""
     if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
-        raise InvalidEvent(f"'{field}' must be a list of card codes like '10D', '2S' or 'KC'")
+        name = field if player is None else f"{field}.{player}"
+        raise InvalidEvent(f"'{name}' must be a list of card codes like '10D', '2S' or 'KC'")
     return value
 
 
@@ -245,9 +248,10 @@ class CasinoGame(Game):
         (:meth:`_play_card` is called only to find the refusal)."""
         own = _KEYS_OWN
         handlers = _HANDLERS
-        plays = _PLAYS
+        plays, playing = _PLAYS, PLAY
         names = self._names
         sheet = self.sheet
+        running, nothing = IN_PROGRESS, _NOTHING_NAMED
         for event in events:
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
@@ -257,10 +261,10 @@ class CasinoGame(Game):
                 self._events += 1
                 continue
             # the cards named by this event only (a seeded deal fills them)
-            self._named = _NOTHING_NAMED
+            self._named = nothing
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
-                or self._status != IN_PROGRESS
+                or self._status != running
                 or sheet
                 or kind == "round"
             ):  # all but the common case (no call there: replay speed); refusals are there
@@ -274,7 +278,7 @@ class CasinoGame(Game):
                     p is None
                     or type(name) is not str
                     or name != names[p]
-                    or self._phase != PLAY
+                    or self._phase != playing
                     or type(card) is not str
                     or card not in self._hands[p]
                 ):
@@ -288,7 +292,7 @@ class CasinoGame(Game):
     def _hands_field(self, value: object) -> list[list[str]]:
         """A ``{player: [4 cards]}`` object naming every player, as seat-ordered lists."""
         value = every_player(value, "hands", self._idx, "a card list")
-        hands = [_card_list(value[p], f"hands.{p}") for p in self._names]
+        hands = [_card_list(value[p], "hands", p) for p in self._names]
         for p, cards in enumerate(hands):
             if len(cards) != HAND_SIZE:
                 raise IllegalMove(

@@ -121,10 +121,12 @@ _MATCHING: dict[str | None, dict[str | None, frozenset[str]]] = {
 }
 
 
-def _card_list(value: object, field: str) -> list[str]:
-    """``value``, a list of card codes (``InvalidEvent`` otherwise)."""
+def _card_list(value: object, field: str, player: str | None = None) -> list[str]:
+    """``value``, a list of card codes (``InvalidEvent`` naming ``field``, or
+    ``field.player`` for a player's list, otherwise)."""
     if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
-        raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
+        name = field if player is None else f"{field}.{player}"
+        raise InvalidEvent(f"'{name}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
 
 
@@ -260,6 +262,7 @@ class UnoGame(Game):
         by_mover = _BY_THE_PLAYER_TO_MOVE
         names = self._names
         sheet = self.sheet
+        running, nothing = IN_PROGRESS, _NOTHING_NAMED
         for event in events:
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
@@ -270,7 +273,7 @@ class UnoGame(Game):
                 continue
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
-                or self._status != IN_PROGRESS
+                or self._status != running
                 or sheet
                 or kind == "hand"
             ):  # all but the common case; refusals are there
@@ -292,7 +295,7 @@ class UnoGame(Game):
                     p = self._actor(event)
             else:
                 p = None
-            self._named = _NOTHING_NAMED
+            self._named = nothing
             self._catchable = handlers[kind](self, event, p)
             self._events += 1
 
@@ -427,7 +430,7 @@ class UnoGame(Game):
     def _hands_field(self, value: object, field: str) -> list[list[str]]:
         """A ``{player: [cards]}`` object naming every player, as seat-ordered lists."""
         value = every_player(value, field, self._idx, "a card list")
-        return [_card_list(value[p], f"{field}.{p}") for p in self._names]
+        return [_card_list(value[p], field, p) for p in self._names]
 
     # ------------------------------------------------------------------ colour
     def _on_color(self, event: dict[str, Any], p: int) -> None:
@@ -717,7 +720,7 @@ class UnoGame(Game):
                 f"{self._names[p]} may pass only right after drawing one card in their turn"
             )
         self._drawn = None
-        self._phase, self._active = TURN, self._next(p)
+        self._phase, self._active = TURN, (p + self._direction) % self._n  # (_next)
 
     # ------------------------------------------------------------------ challenge, catch
     def _on_challenge(self, event: dict[str, Any], p: int) -> None:
