@@ -246,7 +246,7 @@ class CasinoGame(Game):
         Speed (``bench/bench_casino.py``): the usual event passes the shared checks in
         one condition and the usual play its player and card in another, without a call
         (:meth:`_play_card` is called only to find the refusal)."""
-        own = _KEYS_OWN
+        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
         handlers = _HANDLERS
         plays, playing = _PLAYS, PLAY
         names = self._names
@@ -255,7 +255,10 @@ class CasinoGame(Game):
         for event in events:
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
-            if keys is None:  # not one of Casino's own types
+            if keys is None:  # not one of Casino's own types that this game takes
+                if type(kind) is str and kind in _KEYS_OWN:  # (a "round" line out of a
+                    # score sheet, or another of Casino's own types in one): the refusal
+                    check_event_type(event, _KEYS, self._status, sheet, "round")
                 kind = self._event_type(event)  # ("end" or "correction"; else raises)
                 self._apply_shared(event, kind)
                 self._events += 1
@@ -265,8 +268,6 @@ class CasinoGame(Game):
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
-                or sheet
-                or kind == "round"
             ):  # all but the common case (no call there: replay speed); refusals are there
                 check_event_type(event, _KEYS, self._status, sheet, "round")
             if kind in plays:
@@ -1079,5 +1080,9 @@ _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind 
 #: The fields of each of Casino's own event types (``_run``'s one lookup for the type
 #: and its fields: ``end`` is the base class's).
 _KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
+#: Those a game that is played takes (a score sheet's "round" lines only on a sheet) and
+#: those a score sheet takes (``_run`` reads the one of its game).
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "round"}
+_KEYS_SHEET = {"round": _KEYS["round"]}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})

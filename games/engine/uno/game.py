@@ -257,7 +257,7 @@ class UnoGame(Game):
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
         only to find the refusal); the tables are read once a batch."""
-        own = _KEYS_OWN
+        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
         handlers = _HANDLERS
         by_mover = _BY_THE_PLAYER_TO_MOVE
         names = self._names
@@ -266,7 +266,10 @@ class UnoGame(Game):
         for event in events:
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
-            if keys is None:  # not one of UNO's own types
+            if keys is None:  # not one of UNO's own types that this game takes
+                if type(kind) is str and kind in _KEYS_OWN:  # (a "hand" line out of a
+                    # score sheet, or another of UNO's own types in one): the refusal
+                    check_event_type(event, _KEYS, self._status, sheet, "hand")
                 kind = self._event_type(event)  # ("end" or "correction"; else raises)
                 self._apply_shared(event, kind)
                 self._events += 1
@@ -274,8 +277,6 @@ class UnoGame(Game):
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
-                or sheet
-                or kind == "hand"
             ):  # all but the common case; refusals are there
                 check_event_type(event, _KEYS, self._status, sheet, "hand")
             caught = self._catch_draw
@@ -1163,3 +1164,7 @@ _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"
 #: The fields of each of UNO's own event types (``_run``'s one lookup for the type and
 #: its fields: ``end`` is the base class's).
 _KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
+#: Those a game that is played takes (a score sheet's "hand" lines only on a sheet) and
+#: those a score sheet takes (``_run`` reads the one of its game).
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "hand"}
+_KEYS_SHEET = {"hand": _KEYS["hand"]}
