@@ -155,7 +155,8 @@ def _moves(
                 event = {"type": kind, "player": name}
             elif phase == DRAWN:
                 drawn = g._drawn
-                keep = drawn is None or drawn not in playable(me) or random() >= 0.9
+                # (the drawn card is in the hand: it is playable if it matches)
+                keep = drawn is None or not g.matches(drawn) or random() >= 0.9
                 if not keep and (drawn != "W4" or g.w4_is_legal(me) or random() < bluff):
                     pick = drawn
                 else:

@@ -837,6 +837,11 @@ class UnoGame(Game):
                 seen.append(c)
         return seen
 
+    def matches(self, card: str) -> bool:
+        """Whether ``card`` matches the top card or the colour in force, or is wild (the
+        test :meth:`playable` makes of each card in a hand; a hand is running)."""
+        return card in _MATCHING[self._color][VALUE_OF[self._discard[-1]]]
+
     def w4_is_legal(self, seat: int) -> bool:
         """Whether a W4 played by ``seat`` now would be legal (no card of the colour in force)."""
         return not any(COLOR_OF[c] == self._color for c in self._hands[seat])
