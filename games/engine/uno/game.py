@@ -504,7 +504,8 @@ class UnoGame(Game):
         swapped = None
         if card == "W4":  # (only a wild has more to judge)
             in_force = self._color
-            legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
+            # (no other card of the colour in force: the colours compared at C speed)
+            legal_w4 = in_force not in map(COLOR_OF.__getitem__, filter("W4".__ne__, hand))
         elif card == "WS":
             swapped = self._swap(p, given)  # checks before applying
         # -- apply a wild
@@ -844,7 +845,7 @@ class UnoGame(Game):
 
     def w4_is_legal(self, seat: int) -> bool:
         """Whether a W4 played by ``seat`` now would be legal (no card of the colour in force)."""
-        return not any(COLOR_OF[c] == self._color for c in self._hands[seat])
+        return self._color not in map(COLOR_OF.__getitem__, self._hands[seat])
 
     def legal_moves(self) -> list[dict[str, Any]]:
         """The events the player who must act may push now. Seeded games leave out the
