@@ -22,9 +22,8 @@ _ONLY_DICTS = {dict}
 MAX_DEPTH = 6
 # Two objects on one line, ``}`` then ``,`` then ``{`` (JSON whitespace between, no
 # newline): see parse_log().
-_TWO_ON_A_LINE = re.compile(r"\}[ \t\r]*,[ \t\r]*\{")
 _TWO_ON_A_LINE_B = re.compile(rb"\}[ \t\r]*,[ \t\r]*\{")
-# Every byte but a newline and the opening brackets (dropped by _check_depths()), and a
+# Every byte but a newline and the opening brackets (dropped for _check_depths()), and a
 # line with MAX_DEPTH of those or more (only such a line can nest deeper than allowed).
 _NOT_OPENERS = bytes(b for b in range(256) if b not in b"\n[{")
 _DEEP_LINE = re.compile(rb"[^\n]{%d,}" % MAX_DEPTH)
@@ -41,20 +40,24 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
     line with two objects (``{..},{..``) can make up for an object spread over two
     lines (the newline turned into a comma inside a string or a nested value). Such
     a text has a top-level ``}``, ``,``, ``{`` on one line, which is looked for
-    (a regular expression, at C speed); if found, the slow path decides.
+    (:func:`_two_on_a_line`, at C speed); if found, the slow path decides.
+
+    The lines are counted, and the depth checked (:func:`_check_depths`), on the text's
+    newlines and opening brackets only (one ``translate`` at C speed; a log's lines
+    hold few of them).
     """
     if isinstance(text, bytes | bytearray):
         body = bytes(text).rstrip()
-        sep, nl = b",", b"\n"
-        wrapped: str | bytes = b"[" + body.replace(nl, sep) + b"]"
-        two_on_a_line = _TWO_ON_A_LINE_B.search(body) is not None
+        wrapped: str | bytes = b"[" + body.replace(b"\n", b",") + b"]"
+        raw = body
     else:
         body = text.rstrip()
-        sep, nl = ",", "\n"
-        wrapped = "[" + body.replace(nl, sep) + "]"
-        two_on_a_line = _TWO_ON_A_LINE.search(body) is not None
+        wrapped = "[" + body.replace("\n", ",") + "]"
+        raw = body.encode("utf-8", "surrogatepass")
     if not body:
         raise LogError(1, "empty log: the first line must be a start event")
+    compact = raw.translate(None, _NOT_OPENERS)  # the newlines and opening brackets
+    lines = compact.count(b"\n") + 1
     try:
         events = jsonio.loads(wrapped)
     except jsonio.JSONDecodeError:
@@ -62,37 +65,46 @@ def parse_log(text: str | bytes) -> list[dict[str, Any]]:
     # A JSON array of one object a line; set(map(type, ...)) checks all at C speed.
     if (
         type(events) is list
-        and not two_on_a_line
-        and len(events) == body.count(nl) + 1
+        and len(events) == lines
         and set(map(type, events)) == _ONLY_DICTS
+        and not _two_on_a_line(raw)
     ):
-        _check_depths(events, body, len(events))
+        _check_depths(events, compact, lines)
         return events
     return _parse_slow(body)
 
 
-def _check_depths(events: list[dict[str, Any]], body: str | bytes, lines: int) -> None:
+def _two_on_a_line(raw: bytes) -> bool:
+    """Whether a line of ``raw`` holds ``}``, ``,`` and ``{`` in a row (JSON whitespace
+    between, no newline: :data:`_TWO_ON_A_LINE_B`). The comma must be followed by
+    whitespace or ``{``: without any such pair in the text (a few substring searches,
+    the usual compact log) there is none, and the regular expression is not run."""
+    if b",{" not in raw and b", " not in raw and b",\t" not in raw and b",\r" not in raw:
+        return False
+    return _TWO_ON_A_LINE_B.search(raw) is not None
+
+
+def _check_depths(events: list[dict[str, Any]], compact: bytes, lines: int) -> None:
     """Refuse an event nested deeper than :data:`MAX_DEPTH` (``LogError`` on its line).
 
-    A line with ``k`` opening brackets nests at most ``k + 1`` levels (its innermost
-    values count), so only a line holding ``MAX_DEPTH`` of them or more can be too deep.
-    Each line holds at least one (its object), so if the whole text has fewer than
-    ``lines + MAX_DEPTH - 1``, no line can: two C-level counts settle the usual log
-    without looking at any event. Otherwise the same test line by line, at C speed
-    (``translate`` keeps the brackets and newlines, a regular expression finds the lines
-    holding that many: an UNO deal at three players or more), and only their events
+    ``compact``: the log's newlines and opening brackets only, in order. A line with
+    ``k`` opening brackets nests at most ``k + 1`` levels (its innermost values count),
+    so only a line holding ``MAX_DEPTH`` of them or more can be too deep. Each line
+    holds at least one (its object), so if the whole text has fewer than
+    ``lines + MAX_DEPTH - 1``, no line can: a length settles the usual log without
+    looking at any event. Otherwise a regular expression finds the lines holding that
+    many (an UNO deal at three players or more) in ``compact``, and only their events
     are walked.
     """
-    is_bytes = isinstance(body, bytes)
-    square, curly = (b"[", b"{") if is_bytes else ("[", "{")
-    openers = body.count(square) + body.count(curly)
+    openers = len(compact) - (lines - 1)
     if openers - lines < MAX_DEPTH - 1:
         return
-    # The text's brackets and newlines only (C speed): each line's opening brackets
-    # become a run between newlines, and a run longer than MAX_DEPTH is such a line.
-    compact = (body if is_bytes else body.encode()).translate(None, _NOT_OPENERS)
+    # Each line's opening brackets are a run between newlines, and a run of MAX_DEPTH or
+    # more is such a line (its number: the newlines before it, counted as we go).
+    line = start = 0
     for match in _DEEP_LINE.finditer(compact):
-        line = compact.count(b"\n", 0, match.start())
+        line += compact.count(b"\n", start, match.start())
+        start = match.start()
         check_depth(events[line], line + 1)
 
 

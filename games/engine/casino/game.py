@@ -30,7 +30,7 @@ part of the deck not dealt yet.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -97,9 +97,12 @@ def _is_card(value: object) -> bool:
     return type(value) is str and value in ALL_CARDS
 
 
-def _card_list(value: object, field: str) -> list[str]:
+def _card_list(value: object, field: str, player: str | None = None) -> list[str]:
+    """``value``, a list of card codes (``InvalidEvent`` naming ``field``, or
+    ``field.player`` for a player's list, otherwise)."""
     if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
-        raise InvalidEvent(f"'{field}' must be a list of card codes like '10D', '2S' or 'KC'")
+        name = field if player is None else f"{field}.{player}"
+        raise InvalidEvent(f"'{name}' must be a list of card codes like '10D', '2S' or 'KC'")
     return value
 
 
@@ -219,26 +222,78 @@ class CasinoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Validate one of Casino's own events and apply it (``Game.push`` has checked
-        its type, takes ``end`` and ``correction`` and counts it); on error nothing
-        changes."""
-        # the cards named by this event only (a seeded deal fills them)
-        self._named = _NOTHING_NAMED
-        kind = event["type"]
-        if (
-            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
-            or self._status != IN_PROGRESS
-            or self.sheet
-            or kind == "round"
-        ):  # all but the common case (no call there: replay speed); refusals are there
-            check_event_type(event, _KEYS, self._status, self.sheet, "round")
-        _HANDLERS[kind](self, event)
+        """One of Casino's own events (``Game.push``'s step): :meth:`_run` over that one
+        event, so that ``push`` and ``push_many`` judge with the same code."""
+        self._run((event,))
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts each
+        event as it applies it, without a call per event to get there."""
+        self._run(events)
+
+    def _run(self, events: Iterable[dict[str, Any]]) -> None:
+        """Validate and apply events in order, each counted as it is applied; on error
+        nothing of that event changes and the game stays after the last good one. An
+        event of another type than Casino's own goes to the base class
+        (:meth:`Game._event_type`: ``end`` and ``correction`` to ``_apply_shared``, an
+        ``undo`` raises before anything changes); every own event gets the checks every
+        event gets (:func:`~games.engine.common.check_event_type`: no unknown field, the
+        game in progress, score-sheet lines only on a sheet), then its handler
+        (``_on_<type>``); a play (``capture``, ``build``, ``call``, ``trail``) first
+        names its player and card (:meth:`_play_card`: the player to move, a card in
+        their hand), which the handler gets.
+
+        Speed (``bench/bench_casino.py``): the usual event passes the shared checks in
+        one condition and the usual play its player and card in another, without a call
+        (:meth:`_play_card` is called only to find the refusal)."""
+        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
+        handlers = _HANDLERS
+        plays, playing = _PLAYS, PLAY
+        names = self._names
+        sheet = self.sheet
+        running, nothing = IN_PROGRESS, _NOTHING_NAMED
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            keys = own.get(kind) if type(kind) is str else None
+            if keys is None:  # not one of Casino's own types that this game takes
+                if type(kind) is str and kind in _KEYS_OWN:  # (a "round" line out of a
+                    # score sheet, or another of Casino's own types in one): the refusal
+                    check_event_type(event, _KEYS, self._status, sheet, "round")
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+                self._events += 1
+                continue
+            # the cards named by this event only (a seeded deal fills them)
+            self._named = nothing
+            if (
+                not keys.issuperset(event)  # (no keys view: C-level, per key)
+                or self._status != running
+            ):  # all but the common case (no call there: replay speed); refusals are there
+                check_event_type(event, _KEYS, self._status, sheet, "round")
+            if kind in plays:
+                # the usual case of _play_card inline (the player to move, a card they
+                # hold); it gives the refusal
+                p = self._active
+                name, card = event.get("player"), event.get("card")
+                if (
+                    p is None
+                    or type(name) is not str
+                    or name != names[p]
+                    or self._phase != playing
+                    or type(card) is not str
+                    or card not in self._hands[p]
+                ):
+                    p, card = self._play_card(event)
+                handlers[kind](self, event, p, card)
+            else:
+                handlers[kind](self, event)
+            self._events += 1
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
         """A ``{player: [4 cards]}`` object naming every player, as seat-ordered lists."""
         value = every_player(value, "hands", self._idx, "a card list")
-        hands = [_card_list(value[p], f"hands.{p}") for p in self._names]
+        hands = [_card_list(value[p], "hands", p) for p in self._names]
         for p, cards in enumerate(hands):
             if len(cards) != HAND_SIZE:
                 raise IllegalMove(
@@ -397,12 +452,11 @@ class CasinoGame(Game):
                 )
         return value
 
-    def _on_capture(self, event: dict[str, Any]) -> None:
+    def _on_capture(self, event: dict[str, Any], p: int, card: str) -> None:
         """Capture with a card: each item of ``take`` is a list of loose cards adding up
         to the card's value (one card of equal value is a list of one) or the id of a
         build of that value; items are disjoint, at least one. A face card takes exactly
         one loose card of its own rank."""
-        p, card = self._play_card(event)
         take = event.get("take")
         if not isinstance(take, list) or not take:
             raise InvalidEvent(
@@ -544,11 +598,10 @@ class CasinoGame(Game):
             raise IllegalMove(f"a {what} is worth {lo} to 10, not {value}")
         return value
 
-    def _on_build(self, event: dict[str, Any]) -> None:
+    def _on_build(self, event: dict[str, Any], p: int, card: str) -> None:
         """Build (or raise): the card and the listed loose cards and uncalled builds
         become one new build whose value, 2 to 10, is their sum; the player must still
         hold a card of that value."""
-        p, card = self._play_card(event)
         items = self._item_list(event.get("with"), "with")
         value = self._value_field(event, 2)
         own = self._own_value(card, "build")
@@ -564,12 +617,11 @@ class CasinoGame(Game):
         self._check_holds_after(p, card, value, "build")
         self._new_build(p, card, items, value, called=False)
 
-    def _on_call(self, event: dict[str, Any]) -> None:
+    def _on_call(self, event: dict[str, Any], p: int, card: str) -> None:
         """Call: two or more groups, each adding up to the called value (1 to 10; loose
         cards and uncalled builds, one group holding the played card) become one called
         build, which nobody can raise or extend; the player must still hold a card of
         that value."""
-        p, card = self._play_card(event)
         groups = event.get("groups")
         if not isinstance(groups, list) or len(groups) < 2:
             raise InvalidEvent(
@@ -598,11 +650,10 @@ class CasinoGame(Game):
         self._check_holds_after(p, card, value, "call")
         self._new_build(p, card, items, value, called=True)
 
-    def _on_trail(self, event: dict[str, Any]) -> None:
+    def _on_trail(self, event: dict[str, Any], p: int, card: str) -> None:
         """Trail: the card goes loose into the center. Refused when the player built or
         called in their previous turn and that build is still in the center unchanged
         (same id): for that one turn they must capture, build or call instead."""
-        p, card = self._play_card(event)
         made = self._made[p]
         if made is not None and any(b["id"] == made for b in self._builds):
             raise IllegalMove(
@@ -1026,3 +1077,12 @@ def _disjoint_collections(
 #: The handler of each event type but ``end`` (see :meth:`CasinoGame.push`); each checks
 #: everything before it changes anything.
 _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
+#: The fields of each of Casino's own event types (``_run``'s one lookup for the type
+#: and its fields: ``end`` is the base class's).
+_KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
+#: Those a game that is played takes (a score sheet's "round" lines only on a sheet) and
+#: those a score sheet takes (``_run`` reads the one of its game).
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "round"}
+_KEYS_SHEET = {"round": _KEYS["round"]}
+#: The plays: a card of the player to move (``_run`` checks it first: _play_card).
+_PLAYS = frozenset({"capture", "build", "call", "trail"})

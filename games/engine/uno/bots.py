@@ -18,13 +18,14 @@ As a safety net a game still running after ``max_events`` events is closed with
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
-from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
+from .game import _NOTHING_NAMED, COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
 #: The wild cards (no colour), which the bots keep for later when they can.
@@ -77,25 +78,47 @@ def simulate_game(
     start["seed"] = seed
     g = UnoGame.start(start)
     rng = random.Random(f"uno-bots:{seed}")
-    names = g.players
 
-    # The bots' push, Game.push's steps inline: every event below but the closing ``end``
-    # is one of UNO's own types, which push hands to _apply (every check of the event
-    # and the rules is there), then counts and keeps it. One call an event instead of two.
-    apply = g._apply
-    # The game's own log is the bots' log: each event, kept by reference, gets the cards
-    # named below (one list to append to; the caller gets a copy of it).
+    # The bots' moves are a generator that the game's own batch loop (``_run``, the
+    # step push and push_many share: every check of the event and the rules is there)
+    # consumes, applying and counting each event before the generator chooses the next:
+    # no call an event to push it. The game's own log is the bots' log: each event, kept
+    # by reference once applied, gets the cards named (one list to append to; the
+    # caller gets a copy of it).
     log = g._log
     assert log is not None
+    g._run(_moves(g, rng, log, max_events, draw_anyway, bluff, challenge, forget, catch))
+    return list(log), g
+
+
+def _moves(
+    g: UnoGame,
+    rng: random.Random,
+    log: list[dict[str, Any]],
+    max_events: int,
+    draw_anyway: float,
+    bluff: float,
+    challenge: float,
+    forget: float,
+    catch: float,
+) -> Iterator[dict[str, Any]]:
+    """The bots' events, one at a time, each chosen once the one before is applied (the
+    consumer is the game's ``_run``); after each, the event goes to ``log`` with the
+    cards it named."""
+    names = g.players
+    random = rng.random
+    playable = g.playable
+    nothing = _NOTHING_NAMED
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
-        if len(log) >= max_events:
+        if g._events >= max_events:  # (the lines of the log so far)
             event = {"type": "end", "reason": "time"}
-            g.push(event)  # (the base class's type: push's own path)
+            yield event  # (the base class's type: _run hands it to Game._apply_shared)
+            log.append(event)
             break
         # A player who forgot UNO may be caught by the very next event.
-        elif g._catchable is not None and rng.random() < catch:
+        elif g._catchable is not None and random() < catch:
             against = names[g._catchable]
             by = choice(rng, [q for q in names if q != against])
             event = {"type": "catch", "by": by, "against": against}
@@ -109,10 +132,10 @@ def simulate_game(
             name = names[me]
             pick: str | None = None  # the card to play, if any
             if phase == TURN:  # a normal turn (the usual case: tested first)
-                options = g.playable(me)
-                if "W4" in options and not g.w4_is_legal(me) and rng.random() >= bluff:
+                options = playable(me)
+                if "W4" in options and not g.w4_is_legal(me) and random() >= bluff:
                     options.remove("W4")
-                if not options or rng.random() < draw_anyway:
+                if not options or random() < draw_anyway:
                     event = {"type": "draw", "player": name}
                 else:
                     # Prefer coloured cards (keep the wilds for later), as people do.
@@ -122,18 +145,19 @@ def simulate_game(
                         if _WILDS.isdisjoint(options)
                         else [c for c in options if COLOR_OF[c] is not None]
                     )
-                    pick = choice(rng, plain if plain and rng.random() < 0.8 else options)
+                    pick = choice(rng, plain if plain and random() < 0.8 else options)
             elif phase == COLOR:
                 event = {"type": "color", "player": name, "color": _best_color(g._hands[me], rng)}
             elif phase == PENALTY:
                 event = {"type": "draw", "player": name}
             elif phase == FACING_W4:
-                kind = "challenge" if rng.random() < challenge else "draw"
+                kind = "challenge" if random() < challenge else "draw"
                 event = {"type": kind, "player": name}
             elif phase == DRAWN:
                 drawn = g._drawn
-                keep = drawn is None or drawn not in g.playable(me) or rng.random() >= 0.9
-                if not keep and (drawn != "W4" or g.w4_is_legal(me) or rng.random() < bluff):
+                # (the drawn card is in the hand: it is playable if it matches)
+                keep = drawn is None or not g.matches(drawn) or random() >= 0.9
+                if not keep and (drawn != "W4" or g.w4_is_legal(me) or random() < bluff):
                     pick = drawn
                 else:
                     event = {"type": "pass", "player": name}
@@ -147,15 +171,13 @@ def simulate_game(
                     rest.remove(pick)
                     event["color"] = _best_color(rest, rng)
                 # Call UNO when this play leaves one card (a swap: call it anyway, as it may).
-                if (pick == "WS" or len(hand) == 2) and rng.random() >= forget:
+                if (pick == "WS" or len(hand) == 2) and random() >= forget:
                     event["uno"] = True
-        apply(event)
-        g._events += 1
+        yield event  # applied and counted when the generator resumes
         log.append(event)
         named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
-        if named:
+        if named is not nothing:
             event.update(named)
-    return list(log), g
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:

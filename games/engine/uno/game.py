@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -109,6 +109,10 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
+#: The values of the number cards (a play of one only passes the turn on).
+_NUMBERS = frozenset("0123456789")
+
+
 #: :func:`_matching` of every colour in force and top value, looked up as
 #: ``_MATCHING[color][top]`` by ``_on_play`` and ``playable`` (a play is checked and a
 #: bot's candidates found with one set test a card instead of the rule's comparisons).
@@ -117,10 +121,12 @@ _MATCHING: dict[str | None, dict[str | None, frozenset[str]]] = {
 }
 
 
-def _card_list(value: object, field: str) -> list[str]:
-    """``value``, a list of card codes (``InvalidEvent`` otherwise)."""
+def _card_list(value: object, field: str, player: str | None = None) -> list[str]:
+    """``value``, a list of card codes (``InvalidEvent`` naming ``field``, or
+    ``field.player`` for a player's list, otherwise)."""
     if not (isinstance(value, list) and all_in(ALL_CARDS, value)):
-        raise InvalidEvent(f"'{field}' must be a list of card codes like 'R7', 'GS' or 'W4'")
+        name = field if player is None else f"{field}.{player}"
+        raise InvalidEvent(f"'{name}' must be a list of card codes like 'R7', 'GS' or 'W4'")
     return value
 
 
@@ -224,47 +230,75 @@ class UnoGame(Game):
         return list(self._hands[self._idx[player]])
 
     def _apply(self, event: dict[str, Any]) -> None:
-        """Validate and apply one of UNO's own events (``Game.push`` has checked its
-        type, takes ``end`` and ``correction`` and counts it); on error nothing
-        changes (each handler checks everything before it changes anything). The one
-        step ``push`` and ``push_many`` share: the checks every event gets
-        (:func:`~games.engine.common.check_event_type`: no unknown field, the game in
-        progress, score-sheet lines only on a sheet), the caught player's draw first,
-        the player to move (:meth:`_actor`) for the events that only they may send
-        (``color``, ``play``, ``draw``, ``pass``, ``challenge``); then the event type's
-        handler (``_on_<type>``, given that seat), which states its rules and returns
-        the seat that may be caught next.
+        """One of UNO's own events (``Game.push``'s step): :meth:`_run` over that one
+        event, so that ``push``, ``push_many`` and the bots judge with the same code."""
+        self._run((event,))
+
+    def _apply_many(self, events: Iterable[dict[str, Any]]) -> None:
+        """A whole log (``Game.push_many``'s batch path): :meth:`_run`, which counts each
+        event as it applies it, without a call per event to get there."""
+        self._run(events)
+
+    def _run(self, events: Iterable[dict[str, Any]]) -> None:
+        """Validate and apply events in order, each counted as it is applied; on error
+        nothing of that event changes (each handler checks everything before it changes
+        anything) and the game stays after the last good one. The one loop ``push``
+        (through :meth:`_apply`), ``push_many`` and the bots (a generator of events)
+        share: an event of another type than UNO's own goes to the base class
+        (:meth:`Game._event_type`: ``end`` and ``correction`` to ``_apply_shared``, an
+        ``undo`` raises before anything changes); every own event gets the checks
+        every event gets (:func:`~games.engine.common.check_event_type`: no unknown
+        field, the game in progress, score-sheet lines only on a sheet), the caught
+        player's draw first, the player to move (:meth:`_actor`) for the events that
+        only they may send (``color``, ``play``, ``draw``, ``pass``, ``challenge``);
+        then the event type's handler (``_on_<type>``, given that seat), which states
+        its rules and returns the seat that may be caught next.
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
-        only to find the refusal)."""
-        kind = event["type"]
-        if (
-            not _KEYS[kind].issuperset(event)  # (no keys view: C-level, per key)
-            or self._status != IN_PROGRESS
-            or self.sheet
-            or kind == "hand"
-        ):  # all but the common case; refusals are there
-            check_event_type(event, _KEYS, self._status, self.sheet, "hand")
-        caught = self._catch_draw
-        if caught is not None:
-            if not (kind == "draw" and event.get("player") == self._names[caught]):
-                if kind == "catch":
-                    raise IllegalMove(f"{self._names[caught]} was already caught")
-                raise IllegalMove(
-                    f"{self._names[caught]} was caught without UNO and must draw two cards first"
-                )
-            p = caught
-        elif kind in _BY_THE_PLAYER_TO_MOVE:
-            # the usual case of _actor (the player to move) inline; it gives the refusal
-            name = event.get("player")
-            p = self._active
-            if p is None or type(name) is not str or name != self._names[p]:
-                p = self._actor(event)
-        else:
-            p = None
-        self._named = _NOTHING_NAMED
-        self._catchable = _HANDLERS[kind](self, event, p)
+        only to find the refusal); the tables are read once a batch."""
+        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
+        handlers = _HANDLERS
+        by_mover = _BY_THE_PLAYER_TO_MOVE
+        names = self._names
+        sheet = self.sheet
+        running, nothing = IN_PROGRESS, _NOTHING_NAMED
+        for event in events:
+            kind = event.get("type") if type(event) is dict else None
+            keys = own.get(kind) if type(kind) is str else None
+            if keys is None:  # not one of UNO's own types that this game takes
+                if type(kind) is str and kind in _KEYS_OWN:  # (a "hand" line out of a
+                    # score sheet, or another of UNO's own types in one): the refusal
+                    check_event_type(event, _KEYS, self._status, sheet, "hand")
+                kind = self._event_type(event)  # ("end" or "correction"; else raises)
+                self._apply_shared(event, kind)
+                self._events += 1
+                continue
+            if (
+                not keys.issuperset(event)  # (no keys view: C-level, per key)
+                or self._status != running
+            ):  # all but the common case; refusals are there
+                check_event_type(event, _KEYS, self._status, sheet, "hand")
+            caught = self._catch_draw
+            if caught is not None:
+                if not (kind == "draw" and event.get("player") == names[caught]):
+                    if kind == "catch":
+                        raise IllegalMove(f"{names[caught]} was already caught")
+                    raise IllegalMove(
+                        f"{names[caught]} was caught without UNO and must draw two cards first"
+                    )
+                p = caught
+            elif kind in by_mover:
+                # the usual case of _actor (the player to move) inline; it gives the refusal
+                name = event.get("player")
+                p = self._active
+                if p is None or type(name) is not str or name != names[p]:
+                    p = self._actor(event)
+            else:
+                p = None
+            self._named = nothing
+            self._catchable = handlers[kind](self, event, p)
+            self._events += 1
 
     # ------------------------------------------------------------------ field checks
     def _actor(self, event: dict[str, Any], field: str = "player") -> int:
@@ -397,7 +431,7 @@ class UnoGame(Game):
     def _hands_field(self, value: object, field: str) -> list[list[str]]:
         """A ``{player: [cards]}`` object naming every player, as seat-ordered lists."""
         value = every_player(value, field, self._idx, "a card list")
-        return [_card_list(value[p], f"{field}.{p}") for p in self._names]
+        return [_card_list(value[p], field, p) for p in self._names]
 
     # ------------------------------------------------------------------ colour
     def _on_color(self, event: dict[str, Any], p: int) -> None:
@@ -414,13 +448,13 @@ class UnoGame(Game):
     def _on_play(self, event: dict[str, Any], p: int) -> int | None:
         """Judge and apply a play by ``p`` (the player to move); returns the seat that
         may now be caught (or None)."""
-        phase = self._phase
         card = event.get("card")
         if type(card) is not str or card not in ALL_CARDS:
             raise InvalidEvent(
                 f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
             )
-        if phase not in (TURN, DRAWN):
+        phase = self._phase
+        if phase != TURN and phase != DRAWN:
             raise IllegalMove(self._not_now(self._names[p], "play"))
         hand = self._hands[p]
         if card not in hand:
@@ -431,7 +465,6 @@ class UnoGame(Game):
                 raise IllegalMove(f"{name} drew nothing and may only pass")
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
         value = VALUE_OF[card]
-        top = self._discard[-1]
         if len(event) == 3:  # type, player and card only (_apply allows no other key)
             color = given = None  # (the usual play: no colour, no UNO call, no swap)
             uno = False
@@ -445,35 +478,53 @@ class UnoGame(Game):
         else:
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
-            if card not in _MATCHING[self._color][VALUE_OF[top]]:
+            discard = self._discard
+            if card not in _MATCHING[self._color][VALUE_OF[discard[-1]]]:
                 raise IllegalMove(
                     f"{card} does not match the colour in force ({self._color}) "
-                    f"or the top card {top}"
+                    f"or the top card {discard[-1]}"
                 )
-        if type(uno) is not bool:
+        if uno is not False and type(uno) is not bool:
             raise InvalidEvent("'uno' must be true or false")
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
+        if value is not None:  # -- apply a coloured card (the usual play)
+            hand.remove(card)
+            discard.append(card)
+            self._drawn = None
+            self._color = COLOR_OF[card]
+            if value in _NUMBERS:  # (the usual case: the turn passes on, one seat)
+                left = len(hand)
+                if left:
+                    self._phase = TURN
+                    self._active = (p + self._direction) % self._n  # (_next)
+                    return p if left == 1 and not uno else None
+            return self._after_play(p, card, value, hand, uno, True)
         legal_w4 = True
         swapped = None
-        if value is None:  # (only a wild has more to judge: the usual play skips this)
-            if card == "W4":
-                in_force = self._color
-                legal_w4 = not any(COLOR_OF[c] == in_force for c in hand if c != "W4")
-            elif card == "WS":
-                swapped = self._swap(p, given)  # checks before applying
-        # -- apply
+        if card == "W4":  # (only a wild has more to judge)
+            in_force = self._color
+            # (no other card of the colour in force: the colours compared at C speed)
+            legal_w4 = in_force not in map(COLOR_OF.__getitem__, filter("W4".__ne__, hand))
+        elif card == "WS":
+            swapped = self._swap(p, given)  # checks before applying
+        # -- apply a wild
         hand.remove(card)
         self._discard.append(card)
         self._drawn = None
-        if value is not None:
-            self._color = COLOR_OF[card]
-        else:
-            self._color = color
-            if swapped is not None:
-                self._hands = swapped
-                hand = swapped[p]
-                self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        self._color = color
+        if swapped is not None:
+            self._hands = swapped
+            hand = swapped[p]
+            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+        return self._after_play(p, card, value, hand, uno, legal_w4)
+
+    def _after_play(
+        self, p: int, card: str, value: str | None, hand: list[str], uno: bool, legal_w4: bool
+    ) -> int | None:
+        """What follows ``p``'s play of ``card`` (already on the discard pile, ``hand``
+        what p holds now): the card's effect, the next player to move or the hand's end;
+        returns the seat that may now be caught (or None)."""
         left = len(hand)
         if value == "V":
             self._direction = -self._direction
@@ -550,7 +601,6 @@ class UnoGame(Game):
     def _on_draw(self, event: dict[str, Any], p: int) -> None:
         """A draw by ``p``: the player to move, or the caught player (``_run`` lets
         only their draw through), who draws two."""
-        name = event.get("player")
         caught = self._catch_draw
         if caught is not None:
             need = 2
@@ -563,35 +613,37 @@ class UnoGame(Game):
             elif phase == PENALTY:
                 need = self._need
             else:
-                raise IllegalMove(self._not_now(name, "draw"))
+                raise IllegalMove(self._not_now(event.get("player"), "draw"))
         given = event.get("cards")
-        if given is not None:
+        # (a list of card codes, the usual case, checked without _card_list's call)
+        if given is not None and not (type(given) is list and all_in(ALL_CARDS, given)):
             given = _card_list(given, "cards")
-        drawn = self._take(need, given, self._names[p])
+        drawn = self._take(need, given, p)
         self._hands[p] += drawn
         self._named = {"cards": drawn}
         if caught is not None:
             self._catch_draw = None
-            return
-        if phase == TURN:
+        elif phase == TURN:
             self._phase, self._drawn = DRAWN, (drawn[0] if drawn else None)
         elif phase == FACING_W4 or self._after == NEXT:  # the drawer loses the turn
-            self._phase, self._active = TURN, self._next(p)
+            self._phase, self._active = TURN, (p + self._direction) % self._n  # (_next)
         elif self._after == RESUME:
             self._phase, self._active = TURN, self._resume
         else:
             self._score_hand(self._winner)  # type: ignore[arg-type]
 
-    def _take(self, need: int, given: list[str] | None, name: str) -> list[str]:
+    def _take(self, need: int, given: list[str] | None, p: int) -> list[str]:
         """Take ``need`` cards from the front of the draw pile (refilled from the discard
         pile, its top card kept, when a card must be drawn and it is empty; fewer when
-        both run out); ``given`` must name exactly them. Nothing changes on error."""
+        both run out) for seat ``p``; ``given`` must name exactly them. Nothing changes
+        on error."""
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
         # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
         k = need if need <= have else min(need, have + len(discard) - 1)
         if given is not None and len(given) != k:
+            name = self._names[p]
             if k < need:
                 raise IllegalMove(
                     f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
@@ -599,7 +651,7 @@ class UnoGame(Game):
             raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
         if pile is not None:  # seeded: the cards are known
             if have >= k:
-                drawn = pile[-k:][::-1] if k else []
+                drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
                 if given is not None and given != drawn:
                     raise IllegalMove(
                         f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
@@ -670,7 +722,7 @@ class UnoGame(Game):
                 f"{self._names[p]} may pass only right after drawing one card in their turn"
             )
         self._drawn = None
-        self._phase, self._active = TURN, self._next(p)
+        self._phase, self._active = TURN, (p + self._direction) % self._n  # (_next)
 
     # ------------------------------------------------------------------ challenge, catch
     def _on_challenge(self, event: dict[str, Any], p: int) -> None:
@@ -786,9 +838,14 @@ class UnoGame(Game):
                 seen.append(c)
         return seen
 
+    def matches(self, card: str) -> bool:
+        """Whether ``card`` matches the top card or the colour in force, or is wild (the
+        test :meth:`playable` makes of each card in a hand; a hand is running)."""
+        return card in _MATCHING[self._color][VALUE_OF[self._discard[-1]]]
+
     def w4_is_legal(self, seat: int) -> bool:
         """Whether a W4 played by ``seat`` now would be legal (no card of the colour in force)."""
-        return not any(COLOR_OF[c] == self._color for c in self._hands[seat])
+        return self._color not in map(COLOR_OF.__getitem__, self._hands[seat])
 
     def legal_moves(self) -> list[dict[str, Any]]:
         """The events the player who must act may push now. Seeded games leave out the
@@ -1110,3 +1167,10 @@ class UnoGame(Game):
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
+#: The fields of each of UNO's own event types (``_run``'s one lookup for the type and
+#: its fields: ``end`` is the base class's).
+_KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
+#: Those a game that is played takes (a score sheet's "hand" lines only on a sheet) and
+#: those a score sheet takes (``_run`` reads the one of its game).
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "hand"}
+_KEYS_SHEET = {"hand": _KEYS["hand"]}
