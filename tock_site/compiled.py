@@ -1,0 +1,81 @@
+"""Querysets of the hot write paths, compiled to SQL once per process.
+
+Turning a queryset into SQL costs Django far more CPU than PostgreSQL spends running
+it when the query is small: the table a result is recorded at (its game, round,
+tournament, league and the user's roles; :func:`tournaments.selectors.games.table_with_game`)
+took 1.2-1.7 ms to compile and under 0.2 ms to run, and every result of a round
+compiles it again with other ids (``bench/bench_event.py``, issue 26: the web
+processes' CPU bounds how many results a second the API takes).
+
+A :class:`CompiledQuery` builds its queryset once with placeholder values, compiles it,
+and remembers where those values went among the SQL's parameters; each run puts the
+real values there and lets Django read the rows into model instances as usual (same
+``select_related`` instances, deferred fields, annotations and ``prefetch_related``
+lookups), with the compiler of the first compile. The SQL is the one Django wrote for
+the same queryset; a shape whose placeholders do not come out as plain parameters
+(folded into the SQL text, or transformed) is not cached: it is built and compiled on
+every run, as before.
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.db import connections
+from django.db.models import QuerySet
+
+#: Placeholder values: integers no id ever takes.
+_FIRST_PLACEHOLDER = -(2**62)
+
+
+class CompiledQuery:
+    """``build(**values) -> QuerySet`` (integer values only: ids), compiled once per
+    database alias; :meth:`run` evaluates it for ``values``."""
+
+    def __init__(self, build: Callable[..., QuerySet], *names: str) -> None:
+        self._build = build
+        self._names = names
+        self._compiled: dict[tuple[str, str], Any] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, alias: str) -> Any:
+        placeholders = {name: _FIRST_PLACEHOLDER + n for n, name in enumerate(self._names)}
+        queryset = self._build(**placeholders)
+        compiler = queryset.query.get_compiler(using=alias)
+        sql, params = compiler.as_sql()
+        positions: dict[str, list[int]] = {name: [] for name in self._names}
+        by_value = {value: name for name, value in placeholders.items()}
+        for index, param in enumerate(params):
+            if type(param) is int and param in by_value:
+                positions[by_value[param]].append(index)
+        if not all(positions.values()) or any(str(v) in sql for v in placeholders.values()):
+            return None  # a placeholder not passed as a plain parameter: not cached
+        return queryset, compiler, sql, tuple(params), positions
+
+    def run(self, **values: int) -> list[Any]:
+        """The queryset's rows (model instances) for ``values``."""
+        alias = "default"
+        connection = connections[alias]
+        key = (alias, connection.vendor)
+        if key not in self._compiled:
+            with self._lock:
+                if key not in self._compiled:
+                    self._compiled[key] = self._compile(alias)
+        compiled = self._compiled[key]
+        if compiled is None or any(type(v) is not int for v in values.values()):
+            return list(self._build(**values))
+        queryset, template, sql, params, positions = compiled
+        params = list(params)
+        for name, indexes in positions.items():
+            for index in indexes:
+                params[index] = values[name]
+        compiler = copy.copy(template)
+        compiler.connection = connection  # this thread's
+        compiler.as_sql = lambda *args, **kwargs: (sql, params)
+
+        clone = queryset._chain()
+        clone.query.get_compiler = lambda *args, **kwargs: compiler
+        return list(clone)
