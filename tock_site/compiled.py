@@ -55,23 +55,36 @@ class CompiledQuery:
             return None  # a placeholder not passed as a plain parameter: not cached
         return queryset, compiler, sql, tuple(params), positions
 
-    def run(self, **values: int) -> list[Any]:
-        """The queryset's rows (model instances) for ``values``."""
-        alias = "default"
-        connection = connections[alias]
-        key = (alias, connection.vendor)
+    def _compiled_for(self, connection: Any, values: dict[str, Any]) -> Any:
+        key = (connection.alias, connection.vendor)
         if key not in self._compiled:
             with self._lock:
                 if key not in self._compiled:
-                    self._compiled[key] = self._compile(alias)
+                    self._compiled[key] = self._compile(connection.alias)
         compiled = self._compiled[key]
         if compiled is None or any(type(v) is not int for v in values.values()):
-            return list(self._build(**values))
+            return None
         queryset, template, sql, params, positions = compiled
         params = list(params)
         for name, indexes in positions.items():
             for index in indexes:
                 params[index] = values[name]
+        return queryset, template, sql, params
+
+    def sql_with_params(self, **values: int) -> tuple[str, Any]:
+        """The SQL and parameters of the queryset for ``values`` (to send as is)."""
+        compiled = self._compiled_for(connections["default"], values)
+        if compiled is None:
+            return self._build(**values).query.sql_with_params()
+        return compiled[2], compiled[3]
+
+    def run(self, **values: int) -> list[Any]:
+        """The queryset's rows (model instances) for ``values``."""
+        connection = connections["default"]
+        compiled = self._compiled_for(connection, values)
+        if compiled is None:
+            return list(self._build(**values))
+        queryset, template, sql, params = compiled
         compiler = copy.copy(template)
         compiler.connection = connection  # this thread's
         compiler.as_sql = lambda *args, **kwargs: (sql, params)

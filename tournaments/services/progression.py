@@ -66,6 +66,7 @@ from django.utils.translation import gettext as _
 from games.errors import DomainError
 from games.models import OVER_STATUSES, Game, ResultSource
 from outbox.services import outbox_record
+from tock_site.compiled import CompiledQuery
 from tournaments.errors import InvalidState
 from tournaments.models import (
     OPEN_STATUSES,
@@ -144,13 +145,11 @@ def _lock_round(
     takes (``bench/bench_event.py``); a round trip more was a wait more for the
     process's interpreter lock, among the other requests' threads."""
     if with_done and tournament_id is not None:
-        rounds = (
-            Round.objects.select_for_update(of=("self",))
-            .select_related("tournament__league")
-            .annotate(round_has_pending=Exists(round_pending_games(OuterRef("pk"))))
-        )
         with connection.execute_wrapper(_after_tournament_lock(tournament_id)):
-            rnd = rounds.get(pk=round_id)
+            found = _ROUND_WITH_DONE.run(round_id=round_id)
+        if not found:
+            raise Round.DoesNotExist("Round matching query does not exist.")
+        rnd = found[0]
         if rnd.tournament_id != tournament_id:  # a caller's mistake: lock the right one
             return _lock_round(round_id, None, with_done=True)
         return rnd.tournament, rnd
@@ -165,6 +164,23 @@ def _lock_round(
     return tournament, rnd
 
 
+def _round_with_done(*, round_id: int) -> Any:
+    rounds = Round.objects.filter(pk=round_id).select_for_update(of=("self",))
+    rounds = rounds.select_related("tournament__league").order_by()
+    return rounds.annotate(round_has_pending=Exists(round_pending_games(OuterRef("pk"))))[:1]
+
+
+def _tournament_lock(*, tournament_id: int) -> Any:
+    locked = Tournament.objects.filter(pk=tournament_id).select_for_update(of=("self",))
+    return locked.order_by().values_list("pk")
+
+
+#: The two statements of a result's round lock (every result of a round sends them),
+#: compiled once (:class:`~tock_site.compiled.CompiledQuery`).
+_ROUND_WITH_DONE = CompiledQuery(_round_with_done, "round_id")
+_TOURNAMENT_LOCK = CompiledQuery(_tournament_lock, "tournament_id")
+
+
 def _after_tournament_lock(tournament_id: int) -> Any:
     """An execute wrapper (``connection.execute_wrapper``) sending, before the query it
     wraps and in the same round trip, the statement that locks the tournament's row
@@ -173,8 +189,7 @@ def _after_tournament_lock(tournament_id: int) -> Any:
     cursor, Django's default): each has its own snapshot, the second's taken once the
     first holds the lock, so the query reads what the lock's previous holder committed,
     as a query sent after the lock would."""
-    lock = Tournament.objects.filter(pk=tournament_id).select_for_update(of=("self",))
-    lock_sql, lock_params = lock.values_list("pk").query.sql_with_params()
+    lock_sql, lock_params = _TOURNAMENT_LOCK.sql_with_params(tournament_id=tournament_id)
 
     def execute(run: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         result = run(f"{lock_sql}; {sql}", (*lock_params, *(params or ())), many, context)
