@@ -27,29 +27,38 @@ from typing import Any
 from django.db import connections
 from django.db.models import QuerySet
 
-#: Placeholder values: integers no id ever takes.
+#: Placeholder values: integers no id ever takes (strings: with NUL characters, which
+#: PostgreSQL's text never holds).
 _FIRST_PLACEHOLDER = -(2**62)
 
 
 class CompiledQuery:
-    """``build(**values) -> QuerySet`` (integer values only: ids), compiled once per
-    database alias; :meth:`run` evaluates it for ``values``."""
+    """``build(**values) -> QuerySet`` compiled once per database alias; :meth:`run`
+    evaluates it for ``values``: integers (ids), or strings for the names in ``text``."""
 
-    def __init__(self, build: Callable[..., QuerySet], *names: str) -> None:
+    def __init__(
+        self, build: Callable[..., QuerySet], *names: str, text: tuple[str, ...] = ()
+    ) -> None:
         self._build = build
         self._names = names
+        self._types = {name: str if name in text else int for name in names}
         self._compiled: dict[tuple[str, str], Any] = {}
         self._lock = threading.Lock()
 
+    def _placeholder(self, n: int, name: str) -> Any:
+        if self._types[name] is str:
+            return f"\x00tock-placeholder-{n}\x00"
+        return _FIRST_PLACEHOLDER + n
+
     def _compile(self, alias: str) -> Any:
-        placeholders = {name: _FIRST_PLACEHOLDER + n for n, name in enumerate(self._names)}
+        placeholders = {name: self._placeholder(n, name) for n, name in enumerate(self._names)}
         queryset = self._build(**placeholders)
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
         positions: dict[str, list[int]] = {name: [] for name in self._names}
         by_value = {value: name for name, value in placeholders.items()}
         for index, param in enumerate(params):
-            if type(param) is int and param in by_value:
+            if type(param) in (int, str) and param in by_value:
                 positions[by_value[param]].append(index)
         if not all(positions.values()) or any(str(v) in sql for v in placeholders.values()):
             return None  # a placeholder not passed as a plain parameter: not cached
@@ -62,7 +71,7 @@ class CompiledQuery:
                 if key not in self._compiled:
                     self._compiled[key] = self._compile(connection.alias)
         compiled = self._compiled[key]
-        if compiled is None or any(type(v) is not int for v in values.values()):
+        if compiled is None or any(type(v) is not self._types[k] for k, v in values.items()):
             return None
         queryset, template, sql, params, positions = compiled
         params = list(params)
