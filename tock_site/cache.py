@@ -12,7 +12,7 @@ shares one :class:`~django.core.cache.backends.redis.RedisCacheClient` per proce
 whose pools keep their connections between requests (redis-py's pools are thread
 safe and start afresh in a forked child), and each pool's ``redis.Redis`` client is
 made once (Django made one per command: some hundred response callbacks copied each
-time).
+time), and ``incr`` asks Redis once instead of twice (atomically, in a script).
 
 Behaviour is Django's: same keys, values, timeouts and errors.
 """
@@ -29,12 +29,35 @@ _clients: dict[tuple[Any, ...], RedisCacheClient] = {}
 _lock = threading.Lock()
 
 
+#: ``incr`` in one round trip (Django's asks ``EXISTS`` then ``INCRBY``): the new value
+#: as text (a Lua number would round values past 2**53, such as the page version's
+#: nanoseconds), or nil for a missing key.
+_INCR_EXISTING = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('INCRBY', KEYS[1], ARGV[1])
+  return redis.call('GET', KEYS[1])
+end
+return false
+"""
+
+
 class _SharedClient(RedisCacheClient):
-    """Django's client, keeping one ``redis.Redis`` per connection pool."""
+    """Django's client, keeping one ``redis.Redis`` per connection pool; ``incr`` in
+    one round trip (a result moves two cache versions on: two round trips less)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._clients: dict[int, Any] = {}
+        self._incr_script: Any = None
+
+    def incr(self, key: Any, delta: int) -> int:
+        client = self.get_client(key, write=True)
+        if self._incr_script is None:
+            self._incr_script = client.register_script(_INCR_EXISTING)
+        value = self._incr_script(keys=[key], args=[delta], client=client)
+        if value is None:
+            raise ValueError(f"Key '{key}' not found.")  # as Django's client
+        return int(value)
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         index = self._get_connection_pool_index(write)
