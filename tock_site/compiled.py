@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import connections
 from django.db.models import QuerySet
+from django.db.transaction import TransactionManagementError
 
 #: Placeholder values: integers no id ever takes (strings: with NUL characters, which
 #: PostgreSQL's text never holds).
@@ -74,6 +75,11 @@ class CompiledQuery:
         if compiled is None or any(type(v) is not self._types[k] for k, v in values.items()):
             return None
         queryset, template, sql, params, positions = compiled
+        if queryset.query.select_for_update and connection.get_autocommit():
+            # Django's compiler refuses this when it compiles; the cached SQL must too.
+            raise TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
         params = list(params)
         for name, indexes in positions.items():
             for index in indexes:
