@@ -25,7 +25,7 @@ from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiResponse, inline_serializer
-from rest_framework import exceptions, serializers
+from rest_framework import serializers
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -82,12 +82,10 @@ class CompiledTokenAuthentication(TokenAuthentication):
         if self.get_model() is not Token:  # a custom token model: DRF's own way
             return super().authenticate_credentials(key)
         found = _TOKEN_WITH_USER.run(key=key)
-        if not found:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
-        token = found[0]
-        if not token.user.is_active:
-            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
-        return (token.user, token)
+        if not found or not found[0].user.is_active:
+            # Refused: DRF's own way, for its very errors and their translations.
+            return super().authenticate_credentials(key)
+        return (found[0].user, found[0])
 
 
 class ApiView(APIView):
