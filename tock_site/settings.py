@@ -144,7 +144,8 @@ REDIS_KEY_PREFIX = env("REDIS_KEY_PREFIX", default="tock")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one client (and its connections) per process (see the module).
+            "BACKEND": "tock_site.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "TIMEOUT": 300,
             "KEY_PREFIX": REDIS_KEY_PREFIX,

@@ -124,12 +124,14 @@ def _game(change: GameChanged, plan: Plan) -> None:
     groups = [game_group(change.game_id)]
     if change.result_changed:
         table = change.table if change.table_known else _table_of(change.game_id)
+        # The rating's message first: finishing the round locks the tournament until
+        # the commit, and every other result of the round waits for that lock.
+        outbox_record(topic=RATE_GAME, payload={"game_id": change.game_id})
         if table is not None:
             round_id, tournament_id = table
             round_refresh_status(round_id=round_id, tournament_id=tournament_id)
             groups.append(tournament_group(tournament_id))
             plan.standings.add(tournament_id)
-        outbox_record(topic=RATE_GAME, payload={"game_id": change.game_id})
     if change.result_changed or change.shown_changed:
         plan.pages = True
     if change.events_added or change.result_changed:

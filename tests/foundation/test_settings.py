@@ -44,7 +44,7 @@ def test_real_stack_mode_from_environment():
     got = python_json(DESCRIBE, env=env)  # loading settings needs no running service
     assert got["db"] == "django.db.backends.postgresql"
     assert got["db_name"] == "tock"
-    assert got["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert got["cache"] == "tock_site.cache.SharedRedisCache"
     assert got["layer"] == "channels_redis.core.RedisChannelLayer"
     assert got["eager"] is False
     assert got["broker"] == "redis://redis.internal:6379/0"

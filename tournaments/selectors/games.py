@@ -23,6 +23,7 @@ from games.selectors import (
     public_event,
     public_summary,
 )
+from tock_site.compiled import CompiledQuery
 from tournaments.models import Player, Seat, Table
 from tournaments.permissions import (
     RolesOf,
@@ -96,18 +97,53 @@ def table_with_game(*, game_id: int, user: Any = None) -> Table | None:
     game or an unknown id. ``user``: the roles of this signed-in user in the tournament
     are read too and kept on it (:func:`~tournaments.permissions.remember_roles`), for
     the role check of the write that follows (no query of its own)."""
-    tables = _tables_of_id(game_id).select_related("game").defer("game__state", "game__summary")
     asks = user_is_signed_in(user=user) and not user_is_superuser(user=user)
     if asks:
-        tables = tables.annotate(
-            user_role_bits=RolesOf(
-                F("round__tournament_id"), F("round__tournament__league_id"), user_id=user.pk
-            )
-        )
-    table = tables.first()
+        found = _TABLE_WITH_ROLES.run(game_id=game_id, user_id=user.pk)
+        if found:
+            _keep_seats(found[0])
+    else:
+        found = list(_table_with_game(game_id=game_id)[:1])
+    table = found[0] if found else None
     if asks and table is not None:
         remember_roles(tournament=table.round.tournament, user=user, bits=table.user_role_bits)
     return table
+
+
+def _table_with_game(*, game_id: int) -> QuerySet[Table]:
+    # At most one table per game (one-to-one): no order (the tables' default order joins
+    # and sorts by round and tournament).
+    tables = _tables_of_id(game_id).select_related("game").defer("game__state", "game__summary")
+    return tables.order_by()
+
+
+def _table_with_roles(*, game_id: int, user_id: int) -> QuerySet[Table]:
+    # The seats are read apart (_keep_seats), by a query compiled once too.
+    roles = RolesOf(F("round__tournament_id"), F("round__tournament__league_id"), user_id=user_id)
+    tables = _table_with_game(game_id=game_id).prefetch_related(None)
+    return tables.annotate(user_role_bits=roles)[:1]
+
+
+def _seats_of_table(*, table_id: int) -> QuerySet[Seat]:
+    return _SEATS.filter(table_id=table_id)
+
+
+def _keep_seats(table: Table) -> None:
+    """Read the table's seats (players joined, in seat order) and keep them on it as
+    ``prefetch_related("seats")`` does: ``table.seats.all()`` answers without a query
+    and each seat's ``table`` is this table."""
+    seats = _SEATS_OF_TABLE.run(table_id=table.pk)
+    for seat in seats:
+        seat.table = table
+    kept = table.seats.all()
+    kept._result_cache, kept._prefetch_done = seats, True
+    table._prefetched_objects_cache = {"seats": kept}
+
+
+#: :func:`_table_with_roles` and :func:`_seats_of_table`, compiled once (every result
+#: recorded reads them; :class:`~tock_site.compiled.CompiledQuery`).
+_TABLE_WITH_ROLES = CompiledQuery(_table_with_roles, "game_id", "user_id")
+_SEATS_OF_TABLE = CompiledQuery(_seats_of_table, "table_id")
 
 
 def game_get_visible(*, game_id: Any, user: Any) -> tuple[Game, Table | None]:

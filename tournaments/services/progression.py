@@ -58,7 +58,7 @@ import datetime as dt
 import logging
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,6 +66,7 @@ from django.utils.translation import gettext as _
 from games.errors import DomainError
 from games.models import OVER_STATUSES, Game, ResultSource
 from outbox.services import outbox_record
+from tock_site.compiled import CompiledQuery
 from tournaments.errors import InvalidState
 from tournaments.models import (
     OPEN_STATUSES,
@@ -134,7 +135,24 @@ def _lock_round(
     :func:`~tournaments.services.draw.round_done` answers from), in the same statement
     (a query less per result). That statement's snapshot is as fresh as a query after
     it: it starts once the tournament's lock is held, and the round's row is locked only
-    here, always under its tournament's lock, so it waits for nobody."""
+    here, always under its tournament's lock, so it waits for nobody.
+
+    With ``with_done`` and the ``tournament_id`` (a result's effects,
+    :func:`round_refresh_status`) the two statements go in one round trip
+    (:func:`_after_tournament_lock`), the round's reading the tournament and its league
+    too: every result of a round waits for this lock, which is held until the result
+    commits, so what the holder does meanwhile bounds how many results a second a round
+    takes (``bench/bench_event.py``); a round trip more was a wait more for the
+    process's interpreter lock, among the other requests' threads."""
+    if with_done and tournament_id is not None:
+        with connection.execute_wrapper(_after_tournament_lock(tournament_id)):
+            found = _ROUND_WITH_DONE.run(round_id=round_id)
+        if not found:
+            raise Round.DoesNotExist("Round matching query does not exist.")
+        rnd = found[0]
+        if rnd.tournament_id != tournament_id:  # a caller's mistake: lock the right one
+            return _lock_round(round_id, None, with_done=True)
+        return rnd.tournament, rnd
     if tournament_id is None:
         tournament_id = Round.objects.values_list("tournament_id", flat=True).get(pk=round_id)
     tournament = _lock_tournament(tournament_id)  # tournament first, then the round
@@ -144,6 +162,41 @@ def _lock_round(
     rnd = rounds.get(pk=round_id)
     rnd.tournament = tournament
     return tournament, rnd
+
+
+def _round_with_done(*, round_id: int) -> Any:
+    rounds = Round.objects.filter(pk=round_id).select_for_update(of=("self",))
+    rounds = rounds.select_related("tournament__league").order_by()
+    return rounds.annotate(round_has_pending=Exists(round_pending_games(OuterRef("pk"))))[:1]
+
+
+def _tournament_lock(*, tournament_id: int) -> Any:
+    locked = Tournament.objects.filter(pk=tournament_id).select_for_update(of=("self",))
+    return locked.order_by().values_list("pk")
+
+
+#: The two statements of a result's round lock (every result of a round sends them),
+#: compiled once (:class:`~tock_site.compiled.CompiledQuery`).
+_ROUND_WITH_DONE = CompiledQuery(_round_with_done, "round_id")
+_TOURNAMENT_LOCK = CompiledQuery(_tournament_lock, "tournament_id")
+
+
+def _after_tournament_lock(tournament_id: int) -> Any:
+    """An execute wrapper (``connection.execute_wrapper``) sending, before the query it
+    wraps and in the same round trip, the statement that locks the tournament's row
+    (``SELECT ... FOR UPDATE``, as :func:`_lock_tournament`); the query's results are
+    then read. Two statements of one simple-protocol query (psycopg's client-side
+    cursor, Django's default): each has its own snapshot, the second's taken once the
+    first holds the lock, so the query reads what the lock's previous holder committed,
+    as a query sent after the lock would."""
+    lock_sql, lock_params = _TOURNAMENT_LOCK.sql_with_params(tournament_id=tournament_id)
+
+    def execute(run: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        result = run(f"{lock_sql}; {sql}", (*lock_params, *(params or ())), many, context)
+        context["cursor"].nextset()  # past the lock's row, to the query's
+        return result
+
+    return execute
 
 
 def _last_round(tournament: Tournament) -> Round | None:
