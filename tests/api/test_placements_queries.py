@@ -1,7 +1,8 @@
 """A placements POST is cheap: POST /api/games/<id>/placements by an organizer with a
 token costs at most 7 SQL queries (token, table with game and the user's roles, seats,
 game lock, update, outbox, then the tournament lock and the round lock with whether the
-round is done, sent together: one query),
+round is done, sent together on PostgreSQL: one query; SQLite takes one statement at a
+time: 8 there),
 transaction control (BEGIN, COMMIT, SAVEPOINT, RELEASE, ROLLBACK) excluded; the result
 that finishes the round 2 more (the round's status, its audit row). The roles read with
 the table are the ones the union query of ``user_tournament_roles`` answers."""
@@ -27,8 +28,13 @@ from tournaments.selectors.games import table_with_game
 
 pytestmark = pytest.mark.django_db
 
-#: Most queries per placements POST (one more table left in the round).
+#: Most queries per placements POST (one more table left in the round), on PostgreSQL.
 MAX_QUERIES = 7
+
+
+def _cap() -> int:
+    """:data:`MAX_QUERIES`, and one more on SQLite (the two lock statements apart)."""
+    return MAX_QUERIES + (connection.vendor != "postgresql")
 
 
 def test_an_organizer_posts_placements_with_at_most_7_queries():
@@ -48,7 +54,7 @@ def test_an_organizer_posts_placements_with_at_most_7_queries():
             )
         assert response.status_code == 200, response.content
         queries = counted_queries(ctx)
-        cap = MAX_QUERIES if n < len(tables) - 1 else MAX_QUERIES + 2
+        cap = _cap() if n < len(tables) - 1 else _cap() + 2
         assert len(queries) <= cap, "\n".join(queries)
     rnd.refresh_from_db()
     assert rnd.status == "finished"

@@ -144,7 +144,7 @@ def _lock_round(
     commits, so what the holder does meanwhile bounds how many results a second a round
     takes (``bench/bench_event.py``); a round trip more was a wait more for the
     process's interpreter lock, among the other requests' threads."""
-    if with_done and tournament_id is not None:
+    if with_done and tournament_id is not None and _statements_share_a_round_trip():
         with connection.execute_wrapper(_after_tournament_lock(tournament_id)):
             found = _ROUND_WITH_DONE.run(round_id=round_id)
         if not found:
@@ -179,6 +179,15 @@ def _tournament_lock(*, tournament_id: int) -> Any:
 #: compiled once (:class:`~tock_site.compiled.CompiledQuery`).
 _ROUND_WITH_DONE = CompiledQuery(_round_with_done, "round_id")
 _TOURNAMENT_LOCK = CompiledQuery(_tournament_lock, "tournament_id")
+
+
+def _statements_share_a_round_trip() -> bool:
+    """Whether the database takes two statements in one query: PostgreSQL through
+    psycopg's client-side cursors (Django's default; not with ``server_side_binding``,
+    whose prepared statements hold one). SQLite, the embedded mode's, takes one at a
+    time: there the lock and the read go one after the other."""
+    options = connection.settings_dict.get("OPTIONS") or {}
+    return connection.vendor == "postgresql" and not options.get("server_side_binding")
 
 
 def _after_tournament_lock(tournament_id: int) -> Any:
