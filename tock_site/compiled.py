@@ -75,7 +75,11 @@ class CompiledQuery:
         if compiled is None or any(type(v) is not self._types[k] for k, v in values.items()):
             return None
         queryset, template, sql, params, positions = compiled
-        if queryset.query.select_for_update and connection.get_autocommit():
+        if (
+            queryset.query.select_for_update
+            and connection.features.has_select_for_update
+            and connection.get_autocommit()
+        ):
             # Django's compiler refuses this when it compiles; the cached SQL must too.
             raise TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
