@@ -13,7 +13,9 @@
  * A swapped region keeps its element (other scripts hold it) and takes the fresh
  * attributes and content; what the reader opened stays open (details: by id when they
  * have one, else by their class and their position among those of that class, so that
- * one more of another kind above does not move what is open).
+ * one more of another kind above does not move what is open). A target pressed at that
+ * moment (a tap under way) stays the same element where the fresh copy has it unchanged,
+ * so that the tap's release lands on what was pressed.
  * What the reader was typing (a field with an id whose value differs from the page's)
  * is put back in the fresh field of the same id, with the focus and the caret, and what
  * they had chosen (a radio group, a select, by form and name) is chosen again where the
@@ -30,6 +32,80 @@
   function version(root) {
     var el = root.querySelector("[data-live-version]");
     return el ? parseInt(el.getAttribute("data-live-version"), 10) : NaN; // NaN: never older
+  }
+
+  // The target under a pointer pressed now (a tap under way). A swap between the press
+  // and the release took it out of the page, and the browser, its press gone with it,
+  // fired no click on the release: the tap was lost (a phone's tap lasts a tenth of a
+  // second, and live copies come when they come). Where the fresh copy has the same
+  // target (the same markup but for its key; every target names its position,
+  // data-sequence), the swap leaves it in place and swaps the rest around it
+  // (:func:`swapAround`), so the tap lands; a target that changed is replaced (the page
+  // moved under the finger, and that tap is not the one meant).
+  var pressed = null;
+  document.addEventListener("pointerdown", function (e) {
+    var t = e.target;
+    pressed = t && t.closest ? t.closest("button, a, summary, label, [data-event]") : null;
+  }, true);
+  function released() {
+    setTimeout(function () { pressed = null; }, 0); // after the click it makes
+  }
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+
+  // An element's markup but for its idempotency key (data-key: every rendering of a
+  // target makes its own; the tap under way goes with the pressed one's).
+  function markup(el) {
+    if (!el.hasAttribute("data-key")) return el.outerHTML;
+    var copy = el.cloneNode(true);
+    copy.removeAttribute("data-key");
+    return copy.outerHTML;
+  }
+
+  // The fresh copy's one element with the pressed target's markup, or null.
+  function counterpart(fresh) {
+    if (!pressed) return null;
+    var was = markup(pressed);
+    var same = Array.prototype.filter.call(fresh.querySelectorAll(pressed.tagName), function (el) {
+      return markup(el) === was;
+    });
+    return same.length === 1 ? same[0] : null;
+  }
+
+  // Swap ``fresh``'s content into ``current`` leaving the pressed element attached: its
+  // ancestors below the region keep their elements and take the fresh attributes, each
+  // one's other children are the fresh copy's; false (nothing changed) when the two
+  // paths from the region differ in depth or tags.
+  function swapAround(current, fresh, twin) {
+    var mine = [], theirs = [];
+    for (var a = pressed; a && a !== current; a = a.parentNode) mine.unshift(a);
+    for (var b = twin; b && b !== fresh; b = b.parentNode) theirs.unshift(b);
+    if (mine.length !== theirs.length) return false;
+    for (var i = 0; i < mine.length; i++) {
+      if (mine[i].tagName !== theirs[i].tagName) return false;
+    }
+    var parent = current, freshParent = fresh;
+    for (var j = 0; j < mine.length; j++) {
+      var keep = mine[j], want = theirs[j];
+      while (keep.previousSibling) parent.removeChild(keep.previousSibling);
+      while (keep.nextSibling) parent.removeChild(keep.nextSibling);
+      while (freshParent.firstChild !== want) parent.insertBefore(freshParent.firstChild, keep);
+      while (want.nextSibling) parent.appendChild(want.nextSibling);
+      if (keep !== pressed) takeAttributes(keep, want);
+      parent = keep;
+      freshParent = want;
+    }
+    return true;
+  }
+
+  function takeAttributes(el, fresh) {
+    Array.prototype.slice.call(el.attributes).forEach(function (attr) {
+      if (!fresh.hasAttribute(attr.name)) el.removeAttribute(attr.name);
+    });
+    for (var i = 0; i < fresh.attributes.length; i++) {
+      var attr = fresh.attributes[i];
+      if (el.getAttribute(attr.name) !== attr.value) el.setAttribute(attr.name, attr.value);
+    }
   }
 
   function swapIn(doc, selectors, options) {
@@ -59,7 +135,11 @@
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
     }
-    current.innerHTML = fresh.innerHTML;
+    var around = null; // a copy to take nodes from (the parsed page may serve others)
+    if (pressed && current.contains(pressed) && counterpart(fresh)) around = fresh.cloneNode(true);
+    if (!around || !swapAround(current, around, counterpart(around))) {
+      current.innerHTML = fresh.innerHTML;
+    }
     folds(current).forEach(function (fold) {
       if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
     });
