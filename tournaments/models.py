@@ -18,6 +18,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.fields import FastJSONField
 from games.models import Game, game_kind_choices
 
 #: Tiebreak keys understood by the standings selector, in the default order.
@@ -457,7 +458,8 @@ class RoundSeating(models.Model):
         primary_key=True,
         related_name="seating_record",
     )
-    record = models.JSONField(_("seating"), default=dict, blank=True)
+    # written with orjson (the largest JSON document a progression writes)
+    record = FastJSONField(_("seating"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("round seating")
