@@ -466,11 +466,10 @@ class Game(ABC):
         """Apply events in order, each counted as it is applied (the batch path of
         :meth:`push_many`; an error leaves the game after the last good event).
         Default: :meth:`_push_one`'s steps in one loop (the type, :meth:`_apply` or
-        :meth:`_apply_shared`, the count), without its call per event; for kinds whose
-        :meth:`_apply` does not count (UNO, Casino). A kind may give a faster loop
-        (TOCK: the one that also serves :meth:`_apply`), as long as it states each rule
-        once; an ``undo`` reaches it only through :meth:`_event_type`, which raises
-        before anything changes."""
+        :meth:`_apply_shared`, the count), without its call per event. A kind may give
+        a faster loop (TOCK, UNO and Casino: their ``_run``, which also serves
+        :meth:`_apply`), as long as it states each rule once; an ``undo`` reaches it
+        only through :meth:`_event_type`, which raises before anything changes."""
         apply = self._apply
         own = self.event_types  # (a class attribute: one lookup, not one an event)
         for event in events:

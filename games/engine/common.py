@@ -232,6 +232,23 @@ def public_deal_event(event: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 # ---------------------------------------------------------------------- series of rounds
+def apply_other_type(
+    game: Any, event: object, keys_by_type: Mapping[str, frozenset[str]], sheet_line: str
+) -> None:
+    """UNO's and Casino's batch loop (``_run``) for an event that is not one of the types
+    its game takes: one of the kind's own types out of place (a ``sheet_line`` line in a
+    played game, a move on a score sheet) is refused by :func:`check_event_type`; an
+    ``end`` or a ``correction`` is applied by the base class (``Game._event_type``,
+    which refuses anything else, then ``Game._apply_shared``) and counted. ``game``: a
+    :class:`Game` with a ``sheet`` flag. Off the hot path: the usual event is one of the
+    game's own."""
+    kind = event.get("type") if type(event) is dict else None
+    if type(kind) is str and kind != "end" and kind in keys_by_type:
+        check_event_type(event, keys_by_type, game._status, game.sheet, sheet_line)
+    game._apply_shared(event, game._event_type(event))  # type: ignore[arg-type]
+    game._events += 1
+
+
 def check_event_type(
     event: dict[str, Any],
     keys_by_type: Mapping[str, frozenset[str]],

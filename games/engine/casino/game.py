@@ -37,6 +37,7 @@ from typing import Any
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
     all_in,
+    apply_other_type,
     check_event_type,
     competition_places,
     every_player,
@@ -256,12 +257,7 @@ class CasinoGame(Game):
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
             if keys is None:  # not one of Casino's own types that this game takes
-                if type(kind) is str and kind in _KEYS_OWN:  # (a "round" line out of a
-                    # score sheet, or another of Casino's own types in one): the refusal
-                    check_event_type(event, _KEYS, self._status, sheet, "round")
-                kind = self._event_type(event)  # ("end" or "correction"; else raises)
-                self._apply_shared(event, kind)
-                self._events += 1
+                apply_other_type(self, event, _KEYS, "round")
                 continue
             # the cards named by this event only (a seeded deal fills them)
             self._named = nothing
@@ -1077,12 +1073,10 @@ def _disjoint_collections(
 #: The handler of each event type but ``end`` (see :meth:`CasinoGame.push`); each checks
 #: everything before it changes anything.
 _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
-#: The fields of each of Casino's own event types (``_run``'s one lookup for the type
-#: and its fields: ``end`` is the base class's).
-_KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
-#: Those a game that is played takes (a score sheet's "round" lines only on a sheet) and
-#: those a score sheet takes (``_run`` reads the one of its game).
-_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "round"}
+#: The fields of each of Casino's own event types that a game that is played takes (``end``
+#: is the base class's; a score sheet's "round" lines only on a sheet), and those a score
+#: sheet takes: ``_run``'s one lookup for the type and its fields, in its game's table.
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end", "round")}
 _KEYS_SHEET = {"round": _KEYS["round"]}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})

@@ -36,6 +36,7 @@ from typing import Any
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
     all_in,
+    apply_other_type,
     check_event_type,
     competition_places,
     every_player,
@@ -267,12 +268,7 @@ class UnoGame(Game):
             kind = event.get("type") if type(event) is dict else None
             keys = own.get(kind) if type(kind) is str else None
             if keys is None:  # not one of UNO's own types that this game takes
-                if type(kind) is str and kind in _KEYS_OWN:  # (a "hand" line out of a
-                    # score sheet, or another of UNO's own types in one): the refusal
-                    check_event_type(event, _KEYS, self._status, sheet, "hand")
-                kind = self._event_type(event)  # ("end" or "correction"; else raises)
-                self._apply_shared(event, kind)
-                self._events += 1
+                apply_other_type(self, event, _KEYS, "hand")
                 continue
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
@@ -1167,10 +1163,8 @@ class UnoGame(Game):
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
-#: The fields of each of UNO's own event types (``_run``'s one lookup for the type and
-#: its fields: ``end`` is the base class's).
-_KEYS_OWN = {kind: keys for kind, keys in _KEYS.items() if kind != "end"}
-#: Those a game that is played takes (a score sheet's "hand" lines only on a sheet) and
-#: those a score sheet takes (``_run`` reads the one of its game).
-_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS_OWN.items() if kind != "hand"}
+#: The fields of each of UNO's own event types that a game that is played takes (``end``
+#: is the base class's; a score sheet's "hand" lines only on a sheet), and those a score
+#: sheet takes: ``_run``'s one lookup for the type and its fields, in its game's table.
+_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end", "hand")}
 _KEYS_SHEET = {"hand": _KEYS["hand"]}
