@@ -15,6 +15,7 @@ from django.db import connection
 from django.db.models import BooleanField, Prefetch, QuerySet
 from django.db.models.expressions import RawSQL
 
+from games.bulk import int_array_literal
 from ratings.elo import ELO_START, PROVISIONAL_GAMES, is_provisional
 from ratings.models import Rating, RatingChange
 
@@ -175,16 +176,14 @@ def _rating_rows(*, kind: str, player_ids: Any) -> Any:
     ratings = Rating.objects.filter(kind=kind)
     if connection.vendor == "postgresql" and isinstance(player_ids, list | tuple):
         # A list of ids as one array parameter: ``IN (%s, %s, ...)`` spent more time
-        # quoting 1,000 parameters one by one (client-side binding) than the query. The
-        # array as the text of its literal (``str.join``, in C), cast by the statement:
-        # the driver dumps a list element by element in Python.
+        # quoting 1,000 parameters one by one (client-side binding) than the query.
         ids = [int(pid) for pid in player_ids]
         column = Rating._meta.get_field("player").target_field.db_type(connection)
         ratings = ratings.filter(
             RawSQL(
                 f"{connection.ops.quote_name(Rating._meta.db_table)}.player_id"
                 f" = ANY(%s::{column}[])",
-                ("{" + ",".join(map(str, ids)) + "}",),
+                (int_array_literal(ids),),
                 output_field=BooleanField(),
             )
         )

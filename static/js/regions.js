@@ -64,7 +64,6 @@
 
   // The fresh copy's one element with the pressed target's markup, or null.
   function counterpart(fresh) {
-    if (!pressed) return null;
     var was = markup(pressed);
     var same = Array.prototype.filter.call(fresh.querySelectorAll(pressed.tagName), function (el) {
       return markup(el) === was;
@@ -135,11 +134,10 @@
       var attr = fresh.attributes[i];
       if (current.getAttribute(attr.name) !== attr.value) current.setAttribute(attr.name, attr.value);
     }
-    var around = null; // a copy to take nodes from (the parsed page may serve others)
-    if (pressed && current.contains(pressed) && counterpart(fresh)) around = fresh.cloneNode(true);
-    if (!around || !swapAround(current, around, counterpart(around))) {
-      current.innerHTML = fresh.innerHTML;
-    }
+    // (a copy to take nodes from: the parsed page may serve other regions and scripts)
+    var around = pressed && current.contains(pressed) ? fresh.cloneNode(true) : null;
+    var twin = around && counterpart(around);
+    if (!twin || !swapAround(current, around, twin)) current.innerHTML = fresh.innerHTML;
     folds(current).forEach(function (fold) {
       if (Object.prototype.hasOwnProperty.call(open, fold.key)) fold.details.open = open[fold.key];
     });

@@ -86,6 +86,15 @@ _LIVE_COPY = """async () => {
 _MARK = "() => document.querySelector('#score-moves').append(document.createElement('hr'))"
 
 
+def _until_held(page: Any, held: list[Any], failure: str) -> None:
+    """Until a route handler has held a request (``held`` not empty), 10 s at most."""
+    for _ in range(200):
+        if held:
+            return
+        page.wait_for_timeout(50)  # lets Playwright deliver the route
+    raise AssertionError(failure)
+
+
 class OwnRefresh:
     """The order of a score page's two swaps after the scorekeeper's own event, chosen
     by the test: live.js is not loaded (its messages come when they come), the test
@@ -108,11 +117,7 @@ class OwnRefresh:
 
     def wait(self) -> None:
         """Until score.js has asked for its refresh (held), 10 s at most."""
-        for _ in range(200):
-            if self.held:
-                return
-            self.page.wait_for_timeout(50)  # lets Playwright deliver the route
-        raise AssertionError("score.js did not ask for its refresh after the event")
+        _until_held(self.page, self.held, "score.js did not ask for its refresh after the event")
 
     def show_live_copy(self) -> str:
         """Swap in a fresh copy as live.js would; the next event's sequence shown."""
@@ -147,11 +152,7 @@ class HeldAnswer:
 
     def wait(self) -> None:
         """Until an event was sent and stored (its answer held), 10 s at most."""
-        for _ in range(200):
-            if self.held:
-                return
-            self.page.wait_for_timeout(50)  # lets Playwright deliver the route
-        raise AssertionError("the page sent no event")
+        _until_held(self.page, self.held, "the page sent no event")
 
     def release(self) -> None:
         """Let the held answers through, in order; later events go as usual."""

@@ -346,6 +346,27 @@ def test_the_card_pad_records_a_simulated_game_at_phone_size(live_site, make_con
         shot(other, f"{language}-something-else")
 
 
+def _score_page_after(
+    live_site: str, make_context: Any, log_in: Any, recorded: list[dict]
+) -> tuple[Game, Any, OwnRefresh, Any]:
+    """A four-player TOCK table with ``recorded`` stored, its score page open on a phone
+    with live.js held off (:class:`OwnRefresh`) and showing the next event: the game,
+    the page, its swaps and its moves' region."""
+    from playwright.sync_api import expect
+
+    game, keeper = tock_table(FOUR)
+    game_record_log(game=game, log=recorded, user=keeper)
+    phone = make_context("phone")
+    log_in(phone, keeper)
+    page = phone.new_page()
+    url = live_site + reverse("tournaments:game-score", args=[game.pk])
+    swaps = OwnRefresh(page, url)
+    page.goto(url)
+    moves = page.locator("#score-moves .score-moves")
+    expect(moves).to_have_attribute("data-sequence", str(len(recorded) + 1))
+    return game, page, swaps, moves
+
+
 def test_a_key_typed_while_the_event_before_is_sent_acts_once_its_answer_is_in(
     live_site, make_context, log_in
 ):
@@ -365,16 +386,8 @@ def test_a_key_typed_while_the_event_before_is_sent_acts_once_its_answer_is_in(
         and 3 <= log[first + i + 1]["card"] <= 9  # one digit, no longer key after it
     )
     knock, draw = log[first + k], log[first + k + 1]
-    game, keeper = tock_table(FOUR)
-    game_record_log(game=game, log=log[: first + k], user=keeper)
-    phone = make_context("phone")
-    log_in(phone, keeper)
-    page = phone.new_page()
-    url = live_site + reverse("tournaments:game-score", args=[game.pk])
-    swaps, answers = OwnRefresh(page, url), HeldAnswer(page)
-    page.goto(url)
-    moves = page.locator("#score-moves .score-moves")
-    expect(moves).to_have_attribute("data-sequence", str(first + k + 1))
+    game, page, swaps, moves = _score_page_after(live_site, make_context, log_in, log[: first + k])
+    answers = HeldAnswer(page)
     tap_event(page, knock)
     answers.wait()  # stored; the page still sending
     assert swaps.show_live_copy() == str(first + k + 2)  # live.js first
@@ -396,16 +409,7 @@ def test_a_tap_pressed_before_a_swap_and_released_after_it_is_recorded(
 
     log, first, ways = simulated_stretch()
     k = ways.index("knock")  # a button of its own, in view
-    game, keeper = tock_table(FOUR)
-    game_record_log(game=game, log=log[: first + k], user=keeper)
-    phone = make_context("phone")
-    log_in(phone, keeper)
-    page = phone.new_page()
-    url = live_site + reverse("tournaments:game-score", args=[game.pk])
-    swaps = OwnRefresh(page, url)
-    page.goto(url)
-    moves = page.locator("#score-moves .score-moves")
-    expect(moves).to_have_attribute("data-sequence", str(first + k + 1))
+    game, page, swaps, moves = _score_page_after(live_site, make_context, log_in, log[: first + k])
     found = find_target(page, log[first + k])
     assert not found["opener"]
     box = page.locator(found["selector"]).locator("visible=true").bounding_box()
