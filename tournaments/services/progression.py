@@ -120,11 +120,14 @@ ROUND_PROGRESS = "tournaments.round_progress"
 _OVER = (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
 
-def _lock_tournament(tournament_id: int) -> Tournament:
+def _tournament_for_update(tournament_id: int) -> Any:
     # The tournament's row only (``of``): its league is read, not locked, so results of
     # the league's other events do not wait for this one's.
-    locked = Tournament.objects.select_for_update(of=("self",)).select_related("league")
-    return locked.get(pk=tournament_id)
+    return Tournament.objects.filter(pk=tournament_id).select_for_update(of=("self",))
+
+
+def _lock_tournament(tournament_id: int) -> Tournament:
+    return _tournament_for_update(tournament_id).select_related("league").get()
 
 
 def _lock_round(
@@ -171,8 +174,7 @@ def _round_with_done(*, round_id: int) -> Any:
 
 
 def _tournament_lock(*, tournament_id: int) -> Any:
-    locked = Tournament.objects.filter(pk=tournament_id).select_for_update(of=("self",))
-    return locked.order_by().values_list("pk")
+    return _tournament_for_update(tournament_id).order_by().values_list("pk")
 
 
 #: The two statements of a result's round lock (every result of a round sends them),
