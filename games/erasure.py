@@ -21,18 +21,34 @@ from games.models import Game, GameEvent, ResultSource
 from games.services import RecordOutcome, locked_game
 
 
+def scrub_text(text: str, *, old: str, new: str, texts: Iterable[str] = ()) -> str:
+    """Free text with every occurrence of ``old`` and of ``texts`` (any case) replaced by
+    ``new``: a note or a reason that names the player keeps its sense under the
+    pseudonym."""
+    for name in (old, *texts):
+        if name:
+            text = re.sub(re.escape(name), new, text, flags=re.IGNORECASE)
+    return text
+
+
+def rename_in_json(
+    value: Any, *, old: str, new: str, texts: Iterable[str] = (), free_text: bool = False
+) -> Any:
+    """``value`` (stored JSON) with every string equal to ``old``, as a value or an
+    object key, replaced by ``new``: the structured places where a player is named by
+    handle (placements, votes, a log's fields). Free text is scrubbed too
+    (:func:`scrub_text` of ``old`` and ``texts``) under keys starting with ``_``
+    (callers' metadata, which the engine ignores), or everywhere with ``free_text``
+    (an audit line's details, whose strings are not rules' fields)."""
+    return _rename_value(value, old, new, tuple(t for t in texts if t), free_text)
+
+
 def _rename_value(value: Any, old: str, new: str, texts: tuple[str, ...], meta: bool) -> Any:
-    """``value`` with every string equal to ``old`` (values and object keys) replaced by
-    ``new``. Inside callers' metadata (keys starting with ``_``, which the engine ignores)
-    free text is scrubbed too: any occurrence of ``old`` or of ``texts`` becomes ``new``."""
+    """:func:`rename_in_json`'s walk; ``meta``: inside callers' metadata."""
     if isinstance(value, str):
         if value == old:
             return new
-        if meta:
-            for text in (old, *texts):
-                if text:
-                    value = re.sub(re.escape(text), new, value, flags=re.IGNORECASE)
-        return value
+        return scrub_text(value, old=old, new=new, texts=texts) if meta else value
     if isinstance(value, list):
         return [_rename_value(v, old, new, texts, meta) for v in value]
     if isinstance(value, dict):

@@ -180,3 +180,88 @@ def test_erase_player_command(world, capsys):
     assert SECRET_HANDLE not in out
     player = Player.objects.get(pk=world.maria.pk)
     assert player.handle.startswith("erased-") and player.handle in out
+
+
+def test_erase_reaches_rulings_proposals_calls_and_the_audit_log(world):
+    """The records kept beside the games name players by handle (a knock's ruling, a
+    proposed or reported result and its votes, the audit log's details) or in free text
+    (notes, a call's reason): erasure rewrites them all, and what they mean stays."""
+    from tournaments.models import (
+        RefereeCall,
+        ResultProposal,
+        Ruling,
+        TournamentAudit,
+    )
+    from tournaments.services.core import audit_write
+
+    game = Game.objects.get(pk=world.game_ids[0])
+    others = [h for h in game.players if h != SECRET_HANDLE]
+    places = {h: n for n, h in enumerate(game.players, start=1)}
+    Ruling.objects.create(
+        game=game,
+        tournament=world.tournament,
+        referee=world.referee,
+        sequence=3,
+        knocker=SECRET_HANDLE,
+        against=others[0],
+        engine_verdict="correct",
+        engine_code="fits",
+        ruling="incorrect",
+        applied="incorrect",
+        note=f"{SECRET_NAME} knocked too late",
+        position={"player": SECRET_HANDLE, "hands": {SECRET_HANDLE: 3, others[0]: 2}},
+    )
+    Ruling.objects.create(
+        game=game,
+        tournament=world.tournament,
+        referee=world.referee,
+        sequence=0,
+        engine_verdict="",
+        engine_code="",
+        ruling="correction",
+        applied="correction",
+        note="swapped",
+        placements={**places, SECRET_HANDLE: 2, others[0]: 1},
+        previous_placements=places,
+    )
+    ResultProposal.objects.create(
+        game=game,
+        tournament=world.tournament,
+        origin="players",
+        placements=places,
+        votes={SECRET_HANDLE: {"placements": places, "at": "2026-12-04T10:00:00+00:00"}},
+        status="confirmed",
+        note=f"as {SECRET_NAME} reported",
+    )
+    RefereeCall.objects.create(
+        tournament=world.tournament, game=game, reason=f"{SECRET_NAME} dropped a card"
+    )
+    audit_write(
+        tournament=world.tournament,
+        user=world.organizer,
+        action="checked_in",
+        player=SECRET_HANDLE,
+        players=[SECRET_HANDLE, *others],
+        placements=places,
+    )
+    assert any(_mentions(t) for *_, t in _every_text())
+
+    erased = player_erase(player=world.maria, user=world.superuser)
+
+    leaks = [(table, column) for table, column, text in _every_text() if _mentions(text)]
+    assert leaks == [] or set(leaks) <= {("auth_user", "username")}, leaks
+    new = erased.handle
+    knock = Ruling.objects.get(game=game, sequence=3)
+    assert (knock.knocker, knock.against) == (new, others[0])
+    assert knock.note == f"{new} knocked too late"
+    assert knock.position == {"player": new, "hands": {new: 3, others[0]: 2}}
+    renamed = {new if h == SECRET_HANDLE else h: n for h, n in places.items()}
+    correction = Ruling.objects.get(game=game, sequence=0)
+    assert correction.previous_placements == renamed
+    assert correction.placements == {**renamed, new: 2, others[0]: 1}
+    proposal = ResultProposal.objects.get(game=game)
+    assert proposal.placements == renamed
+    assert proposal.votes == {new: {"placements": renamed, "at": "2026-12-04T10:00:00+00:00"}}
+    audit = TournamentAudit.objects.filter(action="checked_in").get()
+    assert audit.details == {"player": new, "players": [new, *others], "placements": renamed}
+    assert RefereeCall.objects.get(game=game).reason == f"{new} dropped a card"

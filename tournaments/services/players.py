@@ -24,11 +24,21 @@ from django.db.models import Q
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from games.erasure import rename_in_json, scrub_text
 from games.kinds import reserved_names
 from games.models import Game, GameEvent
 from outbox.changes import PlayerChanged, change_recorded
 from tournaments.errors import InvalidState, NotFound
-from tournaments.models import Player, RoundSeating, Seat
+from tournaments.models import (
+    LeagueAudit,
+    Player,
+    RefereeCall,
+    ResultProposal,
+    RoundSeating,
+    Ruling,
+    Seat,
+    TournamentAudit,
+)
 from tournaments.permissions import (
     ensure_can_erase_player,
     ensure_can_hide_player,
@@ -152,6 +162,64 @@ def _rename_in_seatings(*, player: Player, old: str, new: str) -> None:
         seating.save(update_fields=["record"])
 
 
+def _rename_in_records(*, game_ids: list[int], old: str, new: str, texts: list[str]) -> int:
+    """``old`` -> ``new`` in the records kept beside the player's games and in the audit
+    logs; returns the rows changed. Handles there are labels (a knock's ``knocker`` and
+    ``against``, placements, a players' report's ``votes``, a judged ``position``): an
+    exact match is renamed, so each record keeps its meaning. Free text (a ruling's or
+    proposal's ``note``, a call's ``reason``, an audit line's details) is scrubbed of
+    ``old`` and of ``texts`` (the display name) as the games' notes are."""
+    changed = 0
+
+    def renamed(value: Any) -> Any:
+        return rename_in_json(value, old=old, new=new)
+
+    def scrubbed(text: str) -> str:
+        return scrub_text(text, old=old, new=new, texts=texts)
+
+    def save_if_changed(row: Any, fields: dict[str, Any]) -> None:
+        nonlocal changed
+        fields = {k: v for k, v in fields.items() if getattr(row, k) != v}
+        if fields:
+            for name, value in fields.items():
+                setattr(row, name, value)
+            row.save(update_fields=list(fields))
+            changed += 1
+
+    for ruling in Ruling.objects.filter(game_id__in=game_ids):
+        save_if_changed(
+            ruling,
+            {
+                "knocker": new if ruling.knocker == old else ruling.knocker,
+                "against": new if ruling.against == old else ruling.against,
+                "placements": renamed(ruling.placements),
+                "previous_placements": renamed(ruling.previous_placements),
+                "position": renamed(ruling.position),
+                "note": scrubbed(ruling.note),
+            },
+        )
+    for proposal in ResultProposal.objects.filter(game_id__in=game_ids):
+        save_if_changed(
+            proposal,
+            {
+                "placements": renamed(proposal.placements),
+                "votes": renamed(proposal.votes),
+                "note": scrubbed(proposal.note),
+            },
+        )
+    for call in RefereeCall.objects.filter(game_id__in=game_ids):
+        save_if_changed(call, {"reason": scrubbed(call.reason)})
+    mentions = Q()
+    for text in {old, *texts} - {""}:
+        for form in _json_forms(text):
+            mentions |= Q(details__icontains=form)
+    for model in (TournamentAudit, LeagueAudit):
+        for line in model.objects.filter(mentions):
+            details = rename_in_json(line.details, old=old, new=new, texts=texts, free_text=True)
+            save_if_changed(line, {"details": details})
+    return changed
+
+
 def player_erase(*, player: Player | int | str, user: Any) -> Player:
     """Erase a player's identity (GDPR right to erasure). Superusers only.
 
@@ -167,7 +235,10 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
     3. the old names are replaced in the admin's history (``LogEntry.object_repr``),
        and the old handle in the seating requests kept by the rounds they sat in
        (:class:`RoundSeating`: the handles are labels there, so each still seats again
-       into the same tables).
+       into the same tables);
+    4. the old handle in the records beside those games (rulings, proposed and reported
+       results with their votes, referee calls) and in the tournaments' and leagues'
+       audit logs, free text there scrubbed of both names (:func:`_rename_in_records`).
 
     Ratings, rating changes, registrations and seats point at the player by id and need
     no change. An audit line (``tournaments.privacy`` logger) names the player's id, the
@@ -185,6 +256,9 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
         for game_id in game_ids:
             game_rename(game=game_id, old=old_handle, new=new, texts=[old_name])
         _rename_in_seatings(player=player, old=old_handle, new=new)
+        records = _rename_in_records(
+            game_ids=game_ids, old=old_handle, new=new, texts=[t for t in texts if t != old_handle]
+        )
         player.handle = new
         player.display_name = new
         player.user = None
@@ -192,11 +266,13 @@ def player_erase(*, player: Player | int | str, user: Any) -> Player:
         change_recorded(PlayerChanged(player_id=player.pk))  # privacy: pages follow
         admin_rows = _scrub_admin_log(old_texts=sorted(texts, key=len, reverse=True), new=new)
         logger.warning(
-            "player %s erased as %s by user %s: %d games rewritten, %d admin log entries",
+            "player %s erased as %s by user %s: %d games rewritten, %d records beside them "
+            "and audit lines, %d admin log entries",
             player.pk,
             new,
             user.pk if user_is_signed_in(user=user) else "system",
             len(game_ids),
+            records,
             admin_rows,
         )
     return player
