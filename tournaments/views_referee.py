@@ -431,7 +431,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     header = [
         "game", "round", "table", "time", "referee", "event", "knocked_by", "knocked_on",
         "engine_verdict", "engine_reason", "ruling", "applied", "note", "placements",
-        "previous_placements", "judged_from",
+        "previous_placements", "judged_from", "withdrawn_by",
     ]  # fmt: skip
     data = [
         [
@@ -451,6 +451,7 @@ def rulings_csv(request: HttpRequest, pk: int) -> HttpResponse:
             _places_csv(r.placements),
             _places_csv(r.previous_placements),
             r.judged_from,
+            r.withdrawn_by or "",
         ]  # fmt: skip
         for r in rows
     ]

@@ -115,7 +115,7 @@ def test_the_referee_page_judges_then_records_from_the_position(game, staff, tou
     assert "table's position" in rulings
     csv_text = Client().get(reverse("tournaments:rulings-csv", args=[tournament.pk])).content
     header, row = csv_text.decode().strip().splitlines()
-    assert header.endswith(",judged_from") and row.endswith(",position")
+    assert header.endswith(",judged_from,withdrawn_by") and row.endswith(",position,")
     api = Client().get(f"/api/tournaments/{tournament.pk}/rulings").json()
     rows = api["results"] if isinstance(api, dict) else api
     assert rows[0]["judged_from"] == "position" and rows[0]["position"]["turn"] == "ann"

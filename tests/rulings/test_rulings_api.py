@@ -300,3 +300,23 @@ def test_knock_preview_of_a_kind_without_knocks_is_404(game, as_user, kind):
     path = next(p for p in schema["paths"] if p.endswith("/knock-preview"))
     assert "404" in schema["paths"][path]["get"]["responses"]
     assert "422" not in schema["paths"][path]["get"]["responses"]
+
+
+def test_a_ruling_withdrawn_by_an_undo_says_so_and_a_new_one_does_not(game, as_user, tournament):
+    """The log is append-only: an ``undo`` line withdraws the ruling's event, and the
+    ruling's record stays; the list, the page and the CSV say which line withdrew it,
+    and a ruling made again afterwards is in force."""
+    record(game, logs.CLEAN)
+    referee = as_user("referee")
+    assert rule(referee, game, "bob", "correct", 3, note="ann hid a card").status_code == 201
+    events = reverse("api:game-events", args=[game.pk])
+    undone = referee.post(events, {"event": {"type": "undo"}, "sequence": 4}, format="json")
+    assert undone.status_code == 201, undone.json()
+    assert rule(referee, game, "bob", "confirm", 5).status_code == 201
+    listed = referee.get(reverse("api:tournament-rulings", args=[tournament.pk])).json()
+    assert [(r["sequence"], r["withdrawn_by"]) for r in listed] == [(3, 4), (5, None)]
+    page = referee.get(reverse("tournaments:rulings", args=[tournament.pk])).content.decode()
+    assert page.count('class="badge withdrawn"') == 1 and "withdrawn by event 4" in page
+    csv = referee.get(reverse("tournaments:rulings-csv", args=[tournament.pk])).content.decode()
+    header, first, second = csv.splitlines()[:3]
+    assert header.endswith(",withdrawn_by") and first.endswith(",4") and second.endswith(",")

@@ -110,6 +110,11 @@ class RulingSerializer(serializers.Serializer):
     )
     note = serializers.CharField(allow_blank=True)
     override = serializers.BooleanField(help_text="The ruling differs from the engine's verdict.")
+    withdrawn_by = serializers.IntegerField(
+        allow_null=True,
+        help_text="The `undo` line that withdrew the ruling's event: the ruling no longer "
+        "applies (the record stays, as the line stays in the log); null otherwise.",
+    )
     correction = serializers.BooleanField(
         help_text="A correction of the result after the end (a `correction` event): no "
         "knock, no engine verdict; `placements` replaced `previous_placements`."

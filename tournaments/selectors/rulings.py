@@ -11,7 +11,7 @@ import games.engine as engine
 from games.errors import EventRejected, GameNotFound
 from games.explanations import explain
 from games.kinds import has_knocks, rules_in_progress
-from games.models import Game, GameStatus, ResultSource
+from games.models import Game, GameEvent, GameStatus, ResultSource
 from games.selectors import game_engine, game_event_list, game_get
 from tournaments.errors import NotFound
 from tournaments.models import Player, Ruling, Table, Tournament
@@ -109,11 +109,33 @@ class RulingRow:
     #: the table showed, at a game nobody recorded: ``position`` holds it)
     judged_from: str = "log"
     position: dict[str, Any] | None = None
+    #: the ``undo`` line that withdrew the ruling's event (the ruling no longer applies;
+    #: the record stays, as the line stays in the append-only log), else ``None``
+    withdrawn_by: int | None = None
+
+
+def _withdrawn_events(*, games: dict[int, int]) -> dict[tuple[int, int], int]:
+    """``{(game id, withdrawn line): undo line}`` for the games ``{id: last sequence}``,
+    read from their ``undo`` lines only (1 query): every other line counts as an event
+    that an undo may withdraw (:func:`games.engine.withdrawn_lines`' rule), so the log
+    itself need not be read."""
+    undos: dict[int, set[int]] = {}
+    rows = GameEvent.objects.filter(game_id__in=list(games), data__type="undo")
+    for game_id, sequence in rows.values_list("game_id", "sequence"):
+        undos.setdefault(game_id, set()).add(sequence)
+    undo = {"type": "undo"}
+    found: dict[tuple[int, int], int] = {}
+    for game_id, lines in undos.items():
+        shape = [undo if n in lines else None for n in range(1, games[game_id] + 1)]
+        for line, by in engine.withdrawn_lines(shape).items():
+            found[(game_id, line)] = by
+    return found
 
 
 def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
     """The tournament's rulings in time order, for everyone who may see the tournament
-    (else :class:`NotFound`). While a game is in progress, the engine's verdict on its
+    (else :class:`NotFound`); a ruling whose event an ``undo`` line withdrew says so
+    (``withdrawn_by``). While a game is in progress, the engine's verdict on its
     ruled knocks is shown only to the tournament's staff: it would tell the table whether
     the knocked turn had an infraction (as ``TockGame.public_summary`` hides it)."""
     if not user_can_view_tournament(user=user, tournament=tournament):
@@ -144,6 +166,7 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
         if masked is not p:
             shown_as[p.handle] = masked.handle
             texts.update(name_texts(player=p, shown=masked))
+    withdrawn = _withdrawn_events(games={r.game_id: r.game.last_sequence for r in rulings})
     rows = []
     for r in rulings:
         table = tables.get(r.game_id)
@@ -171,6 +194,7 @@ def tournament_rulings(*, tournament: Tournament, user: Any) -> list[RulingRow]:
                 proposal=r.is_proposal,
                 judged_from="position" if r.position else "log",
                 position=_position_renamed(r.position, shown_as),
+                withdrawn_by=withdrawn.get((r.game_id, r.sequence)) if r.sequence else None,
             )
         )
     return rows
