@@ -1,4 +1,5 @@
-"""Live pages over WebSockets: ``/ws/games/<id>/`` and ``/ws/tournaments/<id>/``.
+"""Live pages over WebSockets: ``/ws/games/<id>/``, ``/ws/tournaments/<id>/`` and
+``/ws/me/`` (the signed-in user's tables, :class:`MyTablesConsumer`).
 
 The channel layer only carries hints (``outbox.live``): ``{"type": "game.changed",
 "game", "sequence", "status", "result_version"}`` to ``game.<id>`` for every stored
@@ -119,7 +120,7 @@ class _Refused(Exception):
 class _LiveConsumer(AsyncJsonWebsocketConsumer):
     """Shared handshake: identify the listener, then accept or refuse with a code."""
 
-    group_name: str | None = None
+    group_names: tuple[str, ...] = ()
 
     async def refuse(self, code: int) -> None:
         # Accepting first lets the client read the code (a close before accepting is
@@ -135,13 +136,13 @@ class _LiveConsumer(AsyncJsonWebsocketConsumer):
         return user, query
 
     async def subscribe(self, group: str) -> None:
-        self.group_name = group
+        self.group_names = (*self.group_names, group)
         await self.channel_layer.group_add(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
-        if self.group_name:
-            await self.channel_layer.group_discard(self.group_name, self.channel_name)
-            self.group_name = None
+        groups, self.group_names = self.group_names, ()
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         """Clients only listen; a ``{"type": "ping"}`` keeps idle proxies from closing."""
@@ -365,53 +366,30 @@ def _tournament_visible(*, tournament_id: int, user: Any) -> bool:
     return True
 
 
-class TournamentConsumer(_LiveConsumer):
-    """``/ws/tournaments/<id>/[?token=KEY]``: ``{"type": "tournament", "changed": [...]}``
-    at most once a second, whatever the burst behind it."""
+class _BatchedConsumer(_LiveConsumer):
+    """A socket that sends what changed at most once per :attr:`interval`, whatever the
+    burst behind it: the kinds noted meanwhile (:meth:`note`) and the games whose result
+    changed go in one message (:meth:`message`), after :meth:`visible` is asked again."""
 
-    tournament_id: int
-    user: Any
     interval: float = TOURNAMENT_INTERVAL
 
-    async def connect(self) -> None:
-        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+    def start_batching(self) -> None:
         self.pending: dict[str, None] = {}
         self.pending_games: dict[int, None] = {}
         self.last_sent = 0.0
         self.flush_task: asyncio.Task[None] | None = None
-        try:
-            self.user, _query = await self.identify()
-            if not await self.visible():
-                raise _Refused(CLOSE_NOT_FOUND)
-        except _Refused as refused:
-            await self.refuse(refused.code)
-            return
-        await self.subscribe(tournament_group(self.tournament_id))
-        await self.accept()
-        await self.send_json({"type": "hello", "tournament": self.tournament_id})
 
     async def visible(self) -> bool:
-        return await database_sync_to_async(_tournament_visible)(
-            tournament_id=self.tournament_id, user=self.user
-        )
+        raise NotImplementedError
+
+    def message(self, changed: list[str], games: list[int]) -> dict[str, Any]:
+        raise NotImplementedError
 
     async def disconnect(self, code: int) -> None:
         task = getattr(self, "flush_task", None)
         if task is not None and not task.done():
             task.cancel()
         await super().disconnect(code)
-
-    async def game_changed(self, message: dict[str, Any]) -> None:
-        """A game's result changed (``_follow`` sends only those to the tournament)."""
-        game = message.get("game")
-        if isinstance(game, int):
-            self.pending_games[game] = None
-        self.note(["results"])
-
-    async def tournament_changed(self, message: dict[str, Any]) -> None:
-        """Seating, round state, the clock... (sent by the progression services)."""
-        changed = message.get("changed")
-        self.note(changed if isinstance(changed, list) else [])
 
     def note(self, changed: list[Any]) -> None:
         for item in changed:
@@ -434,14 +412,117 @@ class TournamentConsumer(_LiveConsumer):
             changed, self.pending = list(self.pending), {}
             games, self.pending_games = sorted(self.pending_games), {}
             self.last_sent = time.monotonic()
-            message: dict[str, Any] = {
-                "type": "tournament",
-                "tournament": self.tournament_id,
-                "changed": changed,
-            }
-            if games:
-                message["games"] = games
-            await self.send_json(message)
+            await self.send_json(self.message(changed, games))
             if not self.pending:
                 return
             delay = self.interval
+
+
+class TournamentConsumer(_BatchedConsumer):
+    """``/ws/tournaments/<id>/[?token=KEY]``: ``{"type": "tournament", "changed": [...]}``
+    at most once a second, whatever the burst behind it."""
+
+    tournament_id: int
+    user: Any
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        self.start_batching()
+        try:
+            self.user, _query = await self.identify()
+            if not await self.visible():
+                raise _Refused(CLOSE_NOT_FOUND)
+        except _Refused as refused:
+            await self.refuse(refused.code)
+            return
+        await self.subscribe(tournament_group(self.tournament_id))
+        await self.accept()
+        await self.send_json({"type": "hello", "tournament": self.tournament_id})
+
+    async def visible(self) -> bool:
+        return await database_sync_to_async(_tournament_visible)(
+            tournament_id=self.tournament_id, user=self.user
+        )
+
+    def message(self, changed: list[str], games: list[int]) -> dict[str, Any]:
+        message: dict[str, Any] = {
+            "type": "tournament",
+            "tournament": self.tournament_id,
+            "changed": changed,
+        }
+        if games:
+            message["games"] = games
+        return message
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        """A game's result changed (``_follow`` sends only those to the tournament)."""
+        game = message.get("game")
+        if isinstance(game, int):
+            self.pending_games[game] = None
+        self.note(["results"])
+
+    async def tournament_changed(self, message: dict[str, Any]) -> None:
+        """Seating, round state, the clock... (sent by the progression services)."""
+        changed = message.get("changed")
+        self.note(changed if isinstance(changed, list) else [])
+
+
+# --------------------------------------------------------------------------- my tables
+
+#: What changes a player's "my table" (their seat, the round, its clock).
+MY_TABLE_CHANGES = frozenset({"seating", "rounds", "status", "clock"})
+
+
+def _my_tournaments(*, user: Any) -> list[int]:
+    from tournaments.selectors.signup import my_live_tournaments
+
+    return my_live_tournaments(user=user)
+
+
+class MyTablesConsumer(_BatchedConsumer):
+    """``/ws/me/[?token=KEY]``, for a signed-in user (else refused with
+    :data:`CLOSE_FORBIDDEN`): ``{"type": "me", "tournaments": [...], "changed":
+    [...]}`` at most once a second when the seating, a round, a tournament's status or
+    the round clock changed in a tournament the user's player is registered in (open
+    for registration or running, visible to them: read when the socket opens). The
+    home page's "my table" listens here, so a player sees their next table appear
+    without reloading. Results are not sent: they do not move a table."""
+
+    user: Any
+
+    async def connect(self) -> None:
+        self.start_batching()
+        self.tournaments: dict[int, None] = {}
+        try:
+            self.user, _query = await self.identify()
+            if not self.user.is_authenticated:
+                raise _Refused(CLOSE_FORBIDDEN)
+        except _Refused as refused:
+            await self.refuse(refused.code)
+            return
+        followed = await database_sync_to_async(_my_tournaments)(user=self.user)
+        for tournament_id in followed:
+            await self.subscribe(tournament_group(tournament_id))
+        await self.accept()
+        await self.send_json({"type": "hello", "tournaments": followed})
+
+    async def visible(self) -> bool:
+        return True  # the user's own tables: nothing of anybody else's is sent
+
+    def message(self, changed: list[str], games: list[int]) -> dict[str, Any]:
+        tournaments, self.tournaments = sorted(self.tournaments), {}
+        return {"type": "me", "tournaments": tournaments, "changed": changed}
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        """A result: it does not move the player's table (the round it finishes sends
+        ``rounds`` and ``seating`` itself)."""
+
+    async def tournament_changed(self, message: dict[str, Any]) -> None:
+        changed = message.get("changed")
+        if not isinstance(changed, list):
+            changed = []
+        relevant = [c for c in changed if c in MY_TABLE_CHANGES]
+        tournament = message.get("tournament")  # (tournaments.effects names it)
+        if relevant and isinstance(tournament, int):
+            self.tournaments[tournament] = None
+        self.note(relevant)

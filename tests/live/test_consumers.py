@@ -317,3 +317,70 @@ async def test_the_tournament_socket_coalesces_a_burst_to_one_message_a_second(
         assert all(m["type"] == "tournament" for _, m in received)
     finally:
         await socket.disconnect()
+
+
+# --------------------------------------------------------------------------- my tables
+
+
+async def test_my_tables_socket_refuses_anonymous_listeners(layer, db):
+    socket = await _open("/ws/me/")
+    assert await _closed_with(socket) == CLOSE_FORBIDDEN
+
+
+async def test_my_tables_socket_hears_the_seating_of_the_players_tournaments_only(
+    layer, tournament, players
+):
+    """A player's socket follows the tournaments they are registered in: a round seated
+    or moved on there reaches it (one message, which tournament and what), while results,
+    other kinds of change and other tournaments do not."""
+    from tests.tournaments.factories import TournamentFactory, UserFactory
+    from tournaments.services.core import audit_write
+
+    def setup():
+        Tournament.objects.filter(pk=tournament.pk).update(status="running")
+        user = UserFactory(username="ann-phone")
+        players[0].user = user
+        players[0].save(update_fields=["user"])
+        return user, TournamentFactory(status="running")
+
+    user, elsewhere = await database_sync_to_async(setup)()
+    socket = await _open("/ws/me/", user=user)
+    channel_layer = get_channel_layer()
+    try:
+        assert await _receive(socket) == {"type": "hello", "tournaments": [tournament.pk]}
+        await database_sync_to_async(audit_write)(
+            tournament=tournament, user=None, action="round_seated"
+        )
+        await sync_to_async(live_flush)()
+        assert await _receive(socket) == {
+            "type": "me",
+            "tournaments": [tournament.pk],
+            "changed": ["seating", "rounds"],
+        }
+        await channel_layer.group_send(
+            tournament_group(tournament.pk), {"type": "game.changed", "game": 1, "sequence": 9}
+        )
+        await channel_layer.group_send(
+            tournament_group(tournament.pk),
+            {"type": "tournament.changed", "tournament": tournament.pk, "changed": ["results"]},
+        )
+        await database_sync_to_async(audit_write)(
+            tournament=elsewhere, user=None, action="round_seated"
+        )
+        await sync_to_async(live_flush)()
+        assert await _silent(socket, seconds=TOURNAMENT_INTERVAL + 0.3)
+    finally:
+        await socket.disconnect()
+
+
+def test_the_home_page_listens_for_a_signed_in_players_tables_only(client, players, tournament):
+    from tests.tournaments.factories import UserFactory
+
+    anonymous = client.get("/").content.decode()
+    assert 'id="my-tables"' in anonymous and "/ws/me/" not in anonymous
+    user = UserFactory(username="ann-phone")
+    players[0].user = user
+    players[0].save(update_fields=["user"])
+    client.force_login(user)
+    page = client.get("/").content.decode()
+    assert 'data-live-socket="/ws/me/"' in page and 'data-live-regions="#my-tables"' in page
