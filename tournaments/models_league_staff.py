@@ -11,6 +11,11 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+#: The roles a league hands out, as ``tournaments.models.Role`` names them (written out:
+#: this module is imported by that one). A database constraint holds them, so the role
+#: rule (:class:`tournaments.permissions.RolesOf`) knows every name a row can hold.
+LEAGUE_ROLE_CHOICES = [("scorekeeper", _("Scorekeeper")), ("referee", _("Referee"))]
+
 
 class LeagueRole(models.Model):
     league = models.ForeignKey(
@@ -26,7 +31,7 @@ class LeagueRole(models.Model):
         related_name="league_roles",
     )
     #: ``scorekeeper`` or ``referee`` (a league's organizers are League.organizers)
-    role = models.CharField(_("role"), max_length=16)
+    role = models.CharField(_("role"), max_length=16, choices=LEAGUE_ROLE_CHOICES)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -34,7 +39,11 @@ class LeagueRole(models.Model):
         verbose_name_plural = _("league roles")
         ordering = ["league", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["league", "user", "role"], name="league_role_unique")
+            models.UniqueConstraint(fields=["league", "user", "role"], name="league_role_unique"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=[value for value, _label in LEAGUE_ROLE_CHOICES]),
+                name="league_role_known",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import CharField, Func, IntegerField, Q, Value
+from django.db.models import F, Func, IntegerField, Q
 from django.utils.translation import gettext_lazy as _
 
 from games.errors import GameNotFound
@@ -78,19 +78,23 @@ def user_can_manage_league(*, user: Any, league: League) -> bool:
     return league.organizers.filter(pk=user.pk).exists()
 
 
-#: Bits of :class:`RolesOf` (one per role; :data:`_OTHER_ROLE`: a league role of another
-#: name, which only the union query of :func:`user_tournament_roles` names).
+#: Bits of :class:`RolesOf`, one per role. Every name a role row can hold is one of them
+#: (``TournamentRole.role`` takes :class:`Role`'s choices, ``LeagueRole.role`` is held to
+#: a league's two roles by a database constraint).
 _ROLE_BITS = {role: 1 << n for n, role in enumerate(Role.values)}
-_OTHER_ROLE = 1 << len(_ROLE_BITS)
 #: Attribute of a Tournament instance holding ``(user id, roles)`` read with it.
 _ROLES_ATTR = "_tock_roles"
 
 
 class RolesOf(Func):
     """The roles of user ``user_id`` in a tournament, as bits (:data:`_ROLE_BITS`): the
-    question of :func:`user_tournament_roles` as an expression, so that a query reading
-    a tournament (a game's table) answers it too, a query less per write. Built from
-    expressions naming the tournament's id and its league's id, e.g.
+    one statement of the role rule. A user holds in a tournament its own roles
+    (:class:`TournamentRole`), the roles of its league's staff (:class:`LeagueRole`:
+    scorekeepers and referees of every tournament of the league) and, as an organizer
+    of the league (``League.organizers``), the organizer's. An expression, so that a
+    query reading a tournament (a game's table) answers it too, a query less per write;
+    :func:`user_tournament_roles` asks it alone. Built from expressions naming the
+    tournament's id and its league's id, e.g.
     ``RolesOf(F("round__tournament_id"), F("round__tournament__league_id"), user_id=1)``;
     indexed lookups (the three tables' unique constraints)."""
 
@@ -112,7 +116,7 @@ class RolesOf(Func):
         def roles(model: Any, owner: str, owner_sql: str) -> str:
             table = quote(model._meta.db_table)
             return (
-                f"COALESCE((SELECT SUM(DISTINCT CASE {quote('role')} {bits} ELSE {_OTHER_ROLE} END)"
+                f"COALESCE((SELECT SUM(DISTINCT CASE {quote('role')} {bits} ELSE 0 END)"
                 f" FROM {table} WHERE {table}.{quote('user_id')} = %s"
                 f" AND {table}.{quote(owner)} = {owner_sql}), 0)"
             )
@@ -139,20 +143,22 @@ class RolesOf(Func):
         return sql, params
 
 
+def _roles_from_bits(bits: int) -> frozenset[str]:
+    return frozenset(role for role, bit in _ROLE_BITS.items() if bits & bit)
+
+
 def remember_roles(*, tournament: Tournament, user: Any, bits: int | None) -> None:
     """Keep the roles of ``user`` read with ``tournament`` (:class:`RolesOf`'s ``bits``)
-    on this instance, for :func:`user_tournament_roles` calls of the same request. A
-    league role of another name is left to the union query (which names it)."""
-    if bits is None or bits & _OTHER_ROLE or not user_is_signed_in(user=user):
+    on this instance, for :func:`user_tournament_roles` calls of the same request."""
+    if bits is None or not user_is_signed_in(user=user):
         return
-    roles = frozenset(role for role, bit in _ROLE_BITS.items() if bits & bit)
-    tournament.__dict__[_ROLES_ATTR] = (user.pk, roles)
+    tournament.__dict__[_ROLES_ATTR] = (user.pk, _roles_from_bits(bits))
 
 
 def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str]:
-    """The roles ``user`` holds in ``tournament``: its own roles, league organizers as
-    organizers, and the league's scorekeepers and referees (:class:`LeagueRole`). No
-    query when they were read with the tournament (:func:`remember_roles`)."""
+    """The roles ``user`` holds in ``tournament`` (the rule: :class:`RolesOf`). No query
+    when they were read with the tournament (:func:`remember_roles`), else one, whose
+    answer is kept on the instance as well."""
     if user_is_superuser(user=user):
         return ALL_ROLES
     if not user_is_signed_in(user=user):
@@ -160,24 +166,15 @@ def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str
     kept = tournament.__dict__.get(_ROLES_ATTR)
     if kept is not None and kept[0] == user.pk:
         return kept[1]
-    # One query: the tournament roles, plus "organizer" when the user organizes the
-    # league (every write and the live-append path ask this).
-    league_organizer = (
-        League.organizers.through.objects.filter(league_id=tournament.league_id, user_id=user.pk)
-        .annotate(role=Value(Role.ORGANIZER.value, output_field=CharField()))
-        .values_list("role", flat=True)
+    roles = RolesOf(F("id"), F("league_id"), user_id=user.pk)
+    bits = (
+        Tournament.objects.filter(pk=tournament.pk)
+        .annotate(bits=roles)
+        .values_list("bits", flat=True)
+        .first()
     )
-    # league staff: scorekeepers and referees of every tournament of the league
-    league_staff = (
-        LeagueRole.objects.filter(league_id=tournament.league_id, user_id=user.pk)
-        .order_by()  # no ORDER BY inside the UNION
-        .values_list("role", flat=True)
-    )
-    return frozenset(
-        TournamentRole.objects.filter(tournament=tournament, user=user)
-        .values_list("role", flat=True)
-        .union(league_organizer, league_staff)
-    )
+    remember_roles(tournament=tournament, user=user, bits=bits or 0)
+    return _roles_from_bits(bits or 0)
 
 
 def user_can_view_tournament(*, user: Any, tournament: Tournament) -> bool:
