@@ -302,7 +302,12 @@ class CasinoGame(Game):
         of the round's deck, starting with the dealer's left), then, on a round's first
         deal only, four cards face up to the center. A round's first deal clears what a
         finished round left in the center; a later deal waits until every hand is empty
-        and carries no ``center`` key."""
+        and carries no ``center`` key.
+
+        Seeded, the cards are the deck's: a deal that names exactly them (or none) is
+        settled by one comparison each (the usual replayed line; every check of the
+        named fields is implied by the equality), any other is judged field by field
+        (:meth:`_given_deal`), in the order the checks have always had."""
         phase = self._phase
         if phase == PLAY:
             raise IllegalMove("cards are still in hand: a deal comes only once every hand is empty")
@@ -317,6 +322,71 @@ class CasinoGame(Game):
             raise IllegalMove(
                 "only a round's first deal turns up a center: a later deal has no 'center'"
             )
+        names = self._names
+        deck: list[str] | None = None
+        if self.seed is not None:
+            deck = round_deck(self.seed, round_no) if first else self._deck
+            assert deck is not None
+            pos = 0 if first else len(self._dealt)
+            hands: list[list[str]] = [[] for _ in range(n)]
+            for k, p in enumerate(order):
+                hands[p] = deck[pos + HAND_SIZE * k : pos + HAND_SIZE * (k + 1)]
+            pos += HAND_SIZE * n
+            center = deck[pos : pos + CENTER_SIZE] if first else []
+            named = {names[p]: hands[p] for p in range(n)}
+            if not (
+                ("hands" not in event or event["hands"] == named)
+                and ("center" not in event or event["center"] == center)
+            ):
+                given_hands, given_center = self._given_deal(event)
+                if given_hands is not None and given_hands != hands:
+                    raise seeded_mismatch("deal", names, hands, given_hands)
+                if given_center is not None and given_center != center:
+                    raise IllegalMove(
+                        f"the seeded center is {fmt_cards(center)}, not {fmt_cards(given_center)}"
+                    )
+            dealt = deck[: pos + len(center)]  # (the deck's front, dealt in its order)
+        else:
+            given_hands, given_center = self._given_deal(event)
+            if given_hands is None or (first and given_center is None):
+                need = "'hands' and 'center' are" if first else "'hands' is"
+                raise InvalidEvent(f"{need} required: an unseeded game names every card dealt")
+            hands = [list(h) for h in given_hands]
+            center = list(given_center) if given_center is not None else []
+            dealt_before = [] if first else self._dealt
+            seen: set[str] = set(dealt_before)
+            for c in [c for h in hands for c in h] + center:
+                if c in seen:
+                    raise IllegalMove(
+                        f"{c} is dealt twice in this round (a deck holds every card once)"
+                    )
+                seen.add(c)
+            dealt = dealt_before + [c for p in order for c in hands[p]] + center
+            named = {names[p]: hands[p] for p in range(n)}
+        # -- apply
+        if first:
+            self._round, self._dealer, self._deals = round_no, dealer, 1
+            self._deck = deck
+            self._loose = list(center)
+            self._builds = []
+            self._captured = [[] for _ in range(n)]
+            self._last_capture = None
+        else:
+            self._deals += 1
+        self._dealt = dealt
+        # (the hands are the deal's own lists; the named cards are copies, kept as dealt)
+        self._hands = hands
+        self._made = [None] * n
+        self._phase, self._active = PLAY, order[0]
+        shown = {"hands": {name: list(cards) for name, cards in named.items()}}
+        if first:
+            shown["center"] = list(center)
+        self._named = shown
+
+    def _given_deal(self, event: dict[str, Any]) -> tuple[list[list[str]] | None, list[str] | None]:
+        """The ``hands`` (by seat) and ``center`` a deal names, each checked (``None``
+        when not given): an object naming every player with four card codes each, a list
+        of four card codes."""
         given_hands = self._hands_field(event["hands"]) if "hands" in event else None
         given_center = None
         if "center" in event:
@@ -325,56 +395,7 @@ class CasinoGame(Game):
                 raise IllegalMove(
                     f"the first deal turns up {CENTER_SIZE} center cards, not {len(given_center)}"
                 )
-        dealt_before = [] if first else self._dealt
-        deck: list[str] | None = None
-        if self.seed is not None:
-            deck = round_deck(self.seed, round_no) if first else self._deck
-            assert deck is not None
-            pos = len(dealt_before)
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for k, p in enumerate(order):
-                hands[p] = deck[pos + HAND_SIZE * k : pos + HAND_SIZE * (k + 1)]
-            pos += HAND_SIZE * n
-            center = deck[pos : pos + CENTER_SIZE] if first else []
-            if given_hands is not None and given_hands != hands:
-                raise seeded_mismatch("deal", self._names, hands, given_hands)
-            if given_center is not None and given_center != center:
-                raise IllegalMove(
-                    f"the seeded center is {fmt_cards(center)}, not {fmt_cards(given_center)}"
-                )
-        else:
-            if given_hands is None or (first and given_center is None):
-                need = "'hands' and 'center' are" if first else "'hands' is"
-                raise InvalidEvent(f"{need} required: an unseeded game names every card dealt")
-            hands = [list(h) for h in given_hands]
-            center = list(given_center) if given_center is not None else []
-            cards = [c for h in hands for c in h] + center
-            seen: set[str] = set(dealt_before)
-            for c in cards:
-                if c in seen:
-                    raise IllegalMove(
-                        f"{c} is dealt twice in this round (a deck holds every card once)"
-                    )
-                seen.add(c)
-        # -- apply
-        if first:
-            self._round, self._dealer, self._deals = round_no, dealer, 1
-            self._deck = deck
-            self._dealt = []
-            self._loose = list(center)
-            self._builds = []
-            self._captured = [[] for _ in range(n)]
-            self._last_capture = None
-        else:
-            self._deals += 1
-        self._dealt += [c for p in order for c in hands[p]] + list(center)
-        self._hands = [list(h) for h in hands]
-        self._made = [None] * n
-        self._phase, self._active = PLAY, order[0]
-        named: dict[str, Any] = {"hands": {self._names[p]: list(h) for p, h in enumerate(hands)}}
-        if first:
-            named["center"] = list(center)
-        self._named = named
+        return given_hands, given_center
 
     # ------------------------------------------------------------------ plays
     def _play_card(self, event: dict[str, Any]) -> tuple[int, str]:
