@@ -107,6 +107,11 @@ def _card_list(value: object, field: str, player: str | None = None) -> list[str
     return value
 
 
+#: The spades and the aces (the round's score counts them in each captured pile).
+_SPADES = frozenset(c for c in ALL_CARDS if SUIT_OF[c] == "S")
+_ACES = frozenset(c for c in ALL_CARDS if RANK_OF[c] == "A")
+
+
 def deals_per_round(players: int) -> int:
     """Deals in a round: the first (which also turns up the center's four) and as many
     more as the 48 other cards allow: 6 for 2 players, 4 for 3, 3 for 4."""
@@ -118,8 +123,9 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
     spades 1 (a tie for the most gives nobody the point), big casino ``10D`` 2, little
     casino ``2S`` 1, each ace 1; ``total`` their sum (11 points at most in a round)."""
     counts = [len(c) for c in captured]
-    # (the suits and ranks looked up and counted at C speed: no generator step a card)
-    spades = [list(map(SUIT_OF.__getitem__, c)).count("S") for c in captured]
+    # (a captured pile holds each card once: its spades and aces are counted as set
+    # intersections, at C speed)
+    spades = [len(_SPADES.intersection(c)) for c in captured]
 
     def unique_top(values: list[int]) -> int | None:
         best = max(values)
@@ -133,7 +139,7 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
             "spades": 1 if p == most_spades else 0,
             "big_casino": 2 if BIG_CASINO in cards else 0,
             "little_casino": 1 if LITTLE_CASINO in cards else 0,
-            "aces": list(map(RANK_OF.__getitem__, cards)).count("A"),
+            "aces": len(_ACES.intersection(cards)),
         }
         row["total"] = sum(row.values())
         rows.append(row)
@@ -246,19 +252,26 @@ class CasinoGame(Game):
 
         Speed (``bench/bench_casino.py``): the usual event passes the shared checks in
         one condition and the usual play its player and card in another, without a call
-        (:meth:`_play_card` is called only to find the refusal)."""
-        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
-        handlers = _HANDLERS
-        plays, playing = _PLAYS, PLAY
+        (:meth:`_play_card` is called only to find the refusal); one lookup an event
+        finds the type's fields, handler and whether it is a play
+        (:data:`_PLAYED_TYPES`); the fields are read by subscript (a missing one is the
+        rare case: a ``KeyError`` caught costs nothing until it happens, a ``get`` is a
+        method call every time)."""
+        table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
+        playing = PLAY
         names = self._names
         sheet = self.sheet
         running, nothing = IN_PROGRESS, _NOTHING_NAMED
         for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            keys = own.get(kind) if type(kind) is str else None
-            if keys is None:  # not one of Casino's own types that this game takes
+            try:
+                kind = event["type"] if type(event) is dict else None
+                entry = table[kind] if type(kind) is str else None
+            except KeyError:  # no type, or not one of the types this game takes
+                entry = None
+            if entry is None:  # not one of Casino's own types that this game takes
                 apply_other_type(self, event, _KEYS, "round")
                 continue
+            keys, handler, play = entry
             # the cards named by this event only (a seeded deal fills them)
             self._named = nothing
             if (
@@ -266,11 +279,14 @@ class CasinoGame(Game):
                 or self._status != running
             ):  # all but the common case (no call there: replay speed); refusals are there
                 check_event_type(event, _KEYS, self._status, sheet, "round")
-            if kind in plays:
+            if play:
                 # the usual case of _play_card inline (the player to move, a card they
                 # hold); it gives the refusal
                 p = self._active
-                name, card = event.get("player"), event.get("card")
+                try:
+                    name, card = event["player"], event["card"]
+                except KeyError:
+                    name = card = None
                 if (
                     p is None
                     or type(name) is not str
@@ -280,9 +296,19 @@ class CasinoGame(Game):
                     or card not in self._hands[p]
                 ):
                     p, card = self._play_card(event)
-                handlers[kind](self, event, p, card)
+                # Every play: its own effect (the handler, which checks everything first
+                # and returns the build the player made, if any); then the card leaves
+                # the hand, and the turn passes left, or every hand is empty
+                # (:meth:`_played_out`: the next deal, or the round's end).
+                made = handler(self, event, p, card)
+                self._hands[p].remove(card)
+                self._made[p] = made
+                if any(self._hands):
+                    self._active = (p + 1) % self._n
+                else:
+                    self._played_out()
             else:
-                handlers[kind](self, event)
+                handler(self, event)
             self._events += 1
 
     # ------------------------------------------------------------------ deal
@@ -473,7 +499,8 @@ class CasinoGame(Game):
         """Capture with a card: each item of ``take`` is a list of loose cards adding up
         to the card's value (one card of equal value is a list of one) or the id of a
         build of that value; items are disjoint, at least one. A face card takes exactly
-        one loose card of its own rank."""
+        one loose card of its own rank. (The card leaves the hand and the turn passes in
+        ``_run``; returns ``None``: no build made.)"""
         take = event.get("take")
         if not isinstance(take, list) or not take:
             raise InvalidEvent(
@@ -544,8 +571,7 @@ class CasinoGame(Game):
                         f"{'+'.join(item)} adds up to {total}, not {value} (the value of {card})"
                     )
                 taken_cards += item
-        # -- apply
-        self._hands[p].remove(card)
+        # -- apply (the card leaves the hand and the turn passes in _run)
         for c in taken_cards:  # (each once: checked above)
             loose.remove(c)
         pile = self._captured[p]
@@ -558,8 +584,7 @@ class CasinoGame(Game):
                     pile += b["cards"]
             self._builds = [b for b in self._builds if b["id"] not in ids]
         self._last_capture = p
-        self._made[p] = None
-        self._next_turn(p)
+        return None
 
     @staticmethod
     def _own_value(card: str, what: str) -> int:
@@ -582,10 +607,10 @@ class CasinoGame(Game):
                 f"{fmt_cards(c for c in self._hands[p] if c != card)})"
             )
 
-    def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> None:
+    def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> str:
         """Apply a build or a call: ``card`` and ``items`` (loose cards and builds,
-        checked) become build ``b<next>`` of ``value``, owned by ``p``."""
-        self._hands[p].remove(card)
+        checked) become build ``b<next>`` of ``value``, owned by ``p``; returns its id
+        (the card leaves the hand in ``_run``)."""
         names = set(items)
         cards = [card] + [c for c in self._loose if c in names]
         self._loose = [c for c in self._loose if c not in names]
@@ -601,8 +626,7 @@ class CasinoGame(Game):
             {"id": bid, "value": value, "owner": p, "called": called, "cards": sort_cards(cards)}
         )
         self._builds = kept
-        self._made[p] = bid
-        self._next_turn(p)
+        return bid
 
     def _value_field(self, event: dict[str, Any], lo: int) -> int:
         value = event.get("value")
@@ -615,10 +639,10 @@ class CasinoGame(Game):
             raise IllegalMove(f"a {what} is worth {lo} to 10, not {value}")
         return value
 
-    def _on_build(self, event: dict[str, Any], p: int, card: str) -> None:
+    def _on_build(self, event: dict[str, Any], p: int, card: str) -> str:
         """Build (or raise): the card and the listed loose cards and uncalled builds
         become one new build whose value, 2 to 10, is their sum; the player must still
-        hold a card of that value."""
+        hold a card of that value. Returns the new build's id."""
         items = self._item_list(event.get("with"), "with")
         value = self._value_field(event, 2)
         own = self._own_value(card, "build")
@@ -632,13 +656,13 @@ class CasinoGame(Game):
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         self._check_holds_after(p, card, value, "build")
-        self._new_build(p, card, items, value, called=False)
+        return self._new_build(p, card, items, value, called=False)
 
-    def _on_call(self, event: dict[str, Any], p: int, card: str) -> None:
+    def _on_call(self, event: dict[str, Any], p: int, card: str) -> str:
         """Call: two or more groups, each adding up to the called value (1 to 10; loose
         cards and uncalled builds, one group holding the played card) become one called
         build, which nobody can raise or extend; the player must still hold a card of
-        that value."""
+        that value. Returns the new build's id."""
         groups = event.get("groups")
         if not isinstance(groups, list) or len(groups) < 2:
             raise InvalidEvent(
@@ -665,29 +689,25 @@ class CasinoGame(Game):
                 )
             items += [x for x in group if x != card]
         self._check_holds_after(p, card, value, "call")
-        self._new_build(p, card, items, value, called=True)
+        return self._new_build(p, card, items, value, called=True)
 
     def _on_trail(self, event: dict[str, Any], p: int, card: str) -> None:
         """Trail: the card goes loose into the center. Refused when the player built or
         called in their previous turn and that build is still in the center unchanged
-        (same id): for that one turn they must capture, build or call instead."""
+        (same id): for that one turn they must capture, build or call instead. (The card
+        leaves the hand and the turn passes in ``_run``; returns ``None``: no build.)"""
         made = self._made[p]
         if made is not None and any(b["id"] == made for b in self._builds):
             raise IllegalMove(
                 f"{self._names[p]} made build {made} in their previous turn and it is "
                 "unchanged: no trail this turn (capture, build or call)"
             )
-        self._hands[p].remove(card)
         self._loose.append(card)
-        self._made[p] = None
-        self._next_turn(p)
+        return None
 
-    def _next_turn(self, p: int) -> None:
-        """After ``p`` played: the next player, or (every hand empty) the next deal, or
-        the end of the round."""
-        if any(self._hands):
-            self._active = (p + 1) % self._n
-            return
+    def _played_out(self) -> None:
+        """After the play that emptied the last hand: the next deal, or the end of the
+        round."""
         self._active = None
         if self._deals < deals_per_round(self._n):
             self._phase = DEAL
@@ -1101,3 +1121,9 @@ _KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end"
 _KEYS_SHEET = {"round": _KEYS["round"]}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})
+#: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet):
+#: the type's fields, its handler, and whether it is a play.
+_PLAYED_TYPES = {
+    kind: (keys, _HANDLERS[kind], kind in _PLAYS) for kind, keys in _KEYS_PLAYED.items()
+}
+_SHEET_TYPES = {kind: (keys, _HANDLERS[kind], False) for kind, keys in _KEYS_SHEET.items()}
