@@ -127,7 +127,7 @@ def game_rename_player(
                     )
             GameEvent.objects.bulk_update(changed_rows, ["data"])
             game.start_event = events[0]
-            game.state = eng.to_state()
+            game.state = eng.cache_state()
             game.summary = eng.summary()
             game.state_sequence = game.last_sequence
         game.players = renamed_players

@@ -86,12 +86,13 @@ def game_engine(*, game: Game) -> engine.Game | None:
     state is used when it reflects the last event and the engine can read it; a stale
     cache, one written by another version of the engine (``to_state()`` carries a
     ``version``) or an unreadable one falls back to a replay of the log, which is
-    always right, since the log is the game. So does a state written before undo
-    existed (no ``"log"``: a game restored from it could not undo).
+    always right, since the log is the game. The cached state carries no log lines
+    (:meth:`engine.Game.cache_state`): the one writer that needs them, an ``undo``,
+    attaches them from the event rows (:func:`games.services.game_append_event`).
     """
     if game.last_sequence == 0:
         return None
-    if game.cache_is_fresh and isinstance(game.state, dict) and game.state.get("log"):
+    if game.cache_is_fresh and isinstance(game.state, dict):
         try:
             return engine.restore(game.state)
         except engine.EngineError:

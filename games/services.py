@@ -56,7 +56,7 @@ from games.inputs import (  # noqa: F401  (the inputs' checks are part of this A
 )
 from games.kinds import is_game_kind
 from games.models import Game, GameEvent, GameStatus, ResultSource
-from games.selectors import game_engine
+from games.selectors import game_engine, game_event_list
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,12 @@ def _check_start(game: Game, start_event: dict[str, Any], eng: engine.Game) -> N
 
 
 def _apply_derived(game: Game, eng: engine.Game) -> bool:
-    """Copy the engine's derived state onto ``game`` (not saved). Return result_changed."""
-    game.state = eng.to_state()
+    """Copy the engine's derived state onto ``game`` (not saved). Return result_changed.
+
+    The state is cached without the log lines (:meth:`engine.Game.cache_state`): the
+    event rows are the log, and a state holding them grew with every event (an UNO
+    game's append at its 300th event: 3.1 ms with them, 2.3 without)."""
+    game.state = eng.cache_state()
     game.summary = eng.summary()
     game.state_sequence = game.last_sequence
     if game.played_at is None and game.last_sequence:
@@ -210,7 +214,8 @@ def game_append_event(
       raises :class:`EventRejected` with the engine's one-line reason (422).
 
     Nothing is stored unless the event is accepted. The state cache is advanced by
-    pushing the one event onto the cached state (no replay when the cache is fresh).
+    pushing the one event onto the cached state (no replay when the cache is fresh); an
+    ``undo`` first takes the log lines from the event rows (the cache holds none).
     """
     expected_sequence = check_sequence_number(expected_sequence)
     data = normalize_event(event)
@@ -239,6 +244,10 @@ def game_append_event(
                 eng = engine.start(data)
             else:
                 eng = game_engine(game=game)
+                if data.get("type") == "undo":  # the one event that replays the lines:
+                    # the cached state keeps none (Game.cache_state), the rows are the log
+                    lines = game_event_list(game=game).values_list("data", flat=True)
+                    eng.attach_log(list(lines))
                 eng.push(data)
         except engine.EngineError as exc:
             raise EventRejected(str(exc), sequence=expected_sequence) from exc

@@ -420,11 +420,12 @@ class Game(ABC):
 
     def _require_log(self) -> list[dict[str, Any]]:
         """The game's log lines; ``IllegalMove`` when it was restored from a state that
-        did not carry them (written before undo existed: replay its log instead)."""
+        did not carry them (:meth:`cache_state`, or one written before undo existed:
+        :meth:`attach_log` them, or replay the log)."""
         if self._log is None:
             raise IllegalMove(
                 "cannot undo: this game was restored from a state without its log; "
-                "replay the log to undo"
+                "attach the log (or replay it) to undo"
             )
         return self._log
 
@@ -881,6 +882,29 @@ class Game(ABC):
     def copy(self) -> Game:
         """An independent copy of this game."""
         return type(self).from_state(self.to_state())
+
+    def cache_state(self) -> dict[str, Any]:
+        """:meth:`to_state` without the log lines (``"log": None``): the state that a
+        store keeping the log itself caches (the site: its event rows). Its size no longer
+        grows with the log, so caching it after every event costs the same at the last
+        event as at the first. :func:`restore` gives a game that plays on exactly like
+        this one; only an undo needs the lines: hand them over first
+        (:meth:`attach_log`)."""
+        state = self.to_state()
+        state["log"] = None
+        return state
+
+    def attach_log(self, lines: Sequence[dict[str, Any]]) -> None:
+        """Give a game restored from :meth:`cache_state` its log lines (the start line
+        first, every line the game has applied: as many as :attr:`event_count`), which
+        an undo replays. ``InvalidEvent`` when the count differs (lines of another
+        point of the game); nothing changes then."""
+        if len(lines) != self._events or not all(type(e) is dict for e in lines):
+            raise InvalidEvent(
+                f"the log to attach must be the game's {self._events} lines, "
+                f"not {len(lines)}"
+            )
+        self._log = list(lines)
 
 
 def _effective_lines(log: Sequence[Any]) -> list[int]:

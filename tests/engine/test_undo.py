@@ -170,3 +170,31 @@ def test_many_undos_in_a_row_and_restored_games(kind):
     assert _without_count(restored.summary()) == _without_count(
         engine.replay(log[: n - 1]).summary()
     )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_cached_state_keeps_no_log_and_undoes_once_the_log_is_attached(kind):
+    """``cache_state()``: the state without its lines (what the site caches after every
+    event: its size does not grow with the log). Restored, the game plays on like the
+    original; an undo needs the lines, handed over with ``attach_log`` (the game's own
+    count of lines, else refused and nothing changes)."""
+    log = list(_log(kind, 3))
+    n = min(120, len(log) - 2)
+    played = engine.replay(log[:n])
+    cached = played.cache_state()
+    assert cached["log"] is None and {**cached, "log": played.to_state()["log"]} == (
+        played.to_state()
+    )
+    restored = engine.restore(cached)
+    restored.push(log[n])
+    played.push(log[n])
+    assert restored.cache_state() == played.cache_state()
+    with pytest.raises(IllegalMove, match="attach the log"):
+        restored.push({"type": "undo"})
+    with pytest.raises(InvalidEvent, match=f"the game's {n + 1} lines, not {n}"):
+        restored.attach_log(log[:n])
+    assert restored.cache_state() == played.cache_state()  # nothing changed
+    restored.attach_log(log[: n + 1])
+    restored.push({"type": "undo"})
+    assert _without_count(restored.summary()) == _without_count(engine.replay(log[:n]).summary())
+    assert restored.to_state()["log"] == [*log[: n + 1], {"type": "undo"}]

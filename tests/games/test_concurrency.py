@@ -63,4 +63,4 @@ def test_concurrent_appends_exactly_one_wins(requires_postgres):
     assert sequences == list(range(1, 13))
     game.refresh_from_db()
     assert game.last_sequence == 12
-    assert game.state == engine.replay(log[:12]).to_state()
+    assert game.state == engine.replay(log[:12]).cache_state()
