@@ -142,6 +142,21 @@ class UnoGame(Game):
     #: Its own event types (``end`` and ``correction`` are the base class's).
     event_types = frozenset(_KEYS) - {"end"}
 
+    # Speed (``bench/bench_uno.py``): the state is in slots, read and written by every
+    # event. A plain instance dict holds 39 attributes, past the 30 for which CPython
+    # 3.11 shares an instance's keys with its class, so each access would look its key
+    # up in the dict; a slot is read at a fixed offset. ``__init__`` sets every slot;
+    # what the base class may add later (``_corrections``) goes to the instance dict,
+    # which :meth:`copy` and :meth:`_take_over` carry along with the slots.
+    __slots__ = (
+        *("_names", "_idx", "_n", "seed", "deck", "target", "sheet"),
+        *("_dealer0", "_hand_no", "_dealer", "_direction", "_hands", "_pile", "_counts"),
+        *("_pile_n", "_discard", "_color", "_rng", "_phase", "_active", "_need", "_after"),
+        *("_resume", "_winner", "_drawn", "_w4_player", "_w4_legal", "_catchable"),
+        *("_catch_draw", "_results", "_scores", "_challenges", "_catches", "_status"),
+        *("_placements", "_end", "_events", "_named", "_log"),
+    )
+
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
         self._names: tuple[str, ...] = ()
@@ -184,6 +199,7 @@ class UnoGame(Game):
         # The cards named by the last applied event (for the bots, which push events
         # without cards to a seeded game and write them into the log named).
         self._named: Mapping[str, Any] = _NOTHING_NAMED
+        self._log: list[dict[str, Any]] | None = None  # (start sets it)
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> UnoGame:
@@ -1089,6 +1105,12 @@ class UnoGame(Game):
             "log": self._log_state(),
         }
 
+    def _take_over(self, game: Game) -> None:
+        """The base class's step (the instance dict) and every slot, by reference."""
+        super()._take_over(game)
+        for slot in _SLOTS:
+            slot.__set__(self, slot.__get__(game))
+
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> UnoGame:
         if state.get("game") != cls.kind or state.get("version") != STATE_VERSION:
@@ -1140,7 +1162,8 @@ class UnoGame(Game):
         """An independent copy (cheaper than a state round trip: the generator is copied
         by its state, the lists one level deep)."""
         g = object.__new__(type(self))
-        g.__dict__.update(self.__dict__)
+        g._take_over(self)  # (every slot and the instance dict, shared: then copied)
+        g.__dict__ = dict(self.__dict__)
         g._log = None if self._log is None else list(self._log)
         g._hands = [list(h) for h in self._hands]
         g._pile = None if self._pile is None else list(self._pile)
@@ -1158,6 +1181,8 @@ class UnoGame(Game):
         return g
 
 
+#: The slots' descriptors (:meth:`UnoGame._take_over` moves the state through them).
+_SLOTS = tuple(getattr(UnoGame, name) for name in UnoGame.__slots__)
 #: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
 #: everything before it changes anything and returns the seat that may be caught next.
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
