@@ -273,19 +273,24 @@ class UnoGame(Game):
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
-        only to find the refusal); the tables are read once a batch."""
-        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
-        handlers = _HANDLERS
-        by_mover = _BY_THE_PLAYER_TO_MOVE
+        only to find the refusal); one lookup a event finds the type's fields, handler
+        and whether the player to move sends it (:data:`_PLAYED_TYPES`); the fields are
+        read by subscript (a missing one is the rare case: a ``KeyError`` caught costs
+        nothing until it happens, a ``get`` is a method call every time)."""
+        table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         names = self._names
         sheet = self.sheet
         running, nothing = IN_PROGRESS, _NOTHING_NAMED
         for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            keys = own.get(kind) if type(kind) is str else None
-            if keys is None:  # not one of UNO's own types that this game takes
+            try:
+                kind = event["type"] if type(event) is dict else None
+            except KeyError:
+                kind = None
+            entry = table.get(kind) if type(kind) is str else None
+            if entry is None:  # not one of UNO's own types that this game takes
                 apply_other_type(self, event, _KEYS, "hand")
                 continue
+            keys, handler, by_mover = entry
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
@@ -300,16 +305,19 @@ class UnoGame(Game):
                         f"{names[caught]} was caught without UNO and must draw two cards first"
                     )
                 p = caught
-            elif kind in by_mover:
+            elif by_mover:
                 # the usual case of _actor (the player to move) inline; it gives the refusal
-                name = event.get("player")
+                try:
+                    name = event["player"]
+                except KeyError:
+                    name = None
                 p = self._active
                 if p is None or type(name) is not str or name != names[p]:
                     p = self._actor(event)
             else:
                 p = None
             self._named = nothing
-            self._catchable = handlers[kind](self, event, p)
+            self._catchable = handler(self, event, p)
             self._events += 1
 
     # ------------------------------------------------------------------ field checks
@@ -1188,8 +1196,13 @@ _SLOTS = tuple(getattr(UnoGame, name) for name in UnoGame.__slots__)
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
-#: The fields of each of UNO's own event types that a game that is played takes (``end``
-#: is the base class's; a score sheet's "hand" lines only on a sheet), and those a score
-#: sheet takes: ``_run``'s one lookup for the type and its fields, in its game's table.
-_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end", "hand")}
-_KEYS_SHEET = {"hand": _KEYS["hand"]}
+#: Each of UNO's own event types that a game that is played takes (``end`` is the base
+#: class's; a score sheet's "hand" lines only on a sheet), and those a score sheet
+#: takes: ``_run``'s one lookup for the type's fields, its handler and whether only the
+#: player to move sends it.
+_PLAYED_TYPES = {
+    kind: (keys, _HANDLERS[kind], kind in _BY_THE_PLAYER_TO_MOVE)
+    for kind, keys in _KEYS.items()
+    if kind not in ("end", "hand")
+}
+_SHEET_TYPES = {"hand": (_KEYS["hand"], _HANDLERS["hand"], False)}
