@@ -35,6 +35,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    _STR,
     all_in,
     apply_other_type,
     check_event_type,
@@ -468,7 +469,10 @@ class UnoGame(Game):
     def _on_play(self, event: dict[str, Any], p: int) -> int | None:
         """Judge and apply a play by ``p`` (the player to move); returns the seat that
         may now be caught (or None)."""
-        card = event.get("card")
+        try:
+            card = event["card"]  # (by subscript, as _run reads the type)
+        except KeyError:
+            card = None
         if type(card) is not str or card not in ALL_CARDS:
             raise InvalidEvent(
                 f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
@@ -477,8 +481,10 @@ class UnoGame(Game):
         if phase != TURN and phase != DRAWN:
             raise IllegalMove(self._not_now(self._names[p], "play"))
         hand = self._hands[p]
-        if card not in hand:
-            raise IllegalMove(f"{self._names[p]} has no {card} (hand: {fmt_cards(hand)})")
+        try:
+            at = hand.index(card)  # (its first occurrence, which the play removes)
+        except ValueError:
+            raise IllegalMove(f"{self._names[p]} has no {card} (hand: {fmt_cards(hand)})") from None
         if phase == DRAWN and card != self._drawn:
             name = self._names[p]
             if self._drawn is None:
@@ -509,7 +515,7 @@ class UnoGame(Game):
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
         if value is not None:  # -- apply a coloured card (the usual play)
-            hand.remove(card)
+            del hand[at]
             discard.append(card)
             self._drawn = None
             self._color = COLOR_OF[card]
@@ -529,7 +535,7 @@ class UnoGame(Game):
         elif card == "WS":
             swapped = self._swap(p, given)  # checks before applying
         # -- apply a wild
-        hand.remove(card)
+        del hand[at]
         self._discard.append(card)
         self._drawn = None
         self._color = color
@@ -634,10 +640,10 @@ class UnoGame(Game):
                 need = self._need
             else:
                 raise IllegalMove(self._not_now(event.get("player"), "draw"))
-        given = event.get("cards")
-        # (a list of card codes, the usual case, checked without _card_list's call)
-        if given is not None and not (type(given) is list and all_in(ALL_CARDS, given)):
-            given = _card_list(given, "cards")
+        try:
+            given = event["cards"]  # (by subscript, as _run reads the type)
+        except KeyError:
+            given = None
         drawn = self._take(need, given, p)
         self._hands[p] += drawn
         self._named = {"cards": drawn}
@@ -655,31 +661,33 @@ class UnoGame(Game):
     def _take(self, need: int, given: list[str] | None, p: int) -> list[str]:
         """Take ``need`` cards from the front of the draw pile (refilled from the discard
         pile, its top card kept, when a card must be drawn and it is empty; fewer when
-        both run out) for seat ``p``; ``given`` must name exactly them. Nothing changes
-        on error."""
+        both run out) for seat ``p``; ``given`` (the event's ``cards``, unchecked) must
+        be a list of card codes (``InvalidEvent``), ``k`` of them (the cards there are),
+        naming exactly them (``IllegalMove``; checked in that order). Nothing changes on
+        error."""
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
         # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
         k = need if need <= have else min(need, have + len(discard) - 1)
-        if given is not None and len(given) != k:
-            name = self._names[p]
-            if k < need:
+        if pile is not None and have >= k:  # seeded, from the pile as it is: the usual draw
+            drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
+            # Speed: a list equal to them whose items are all exact strs is a list of k
+            # card codes, so it passes every check below; only another value goes through
+            # them, in order (no call, no set of codes for the usual draw).
+            if given is not None and not (
+                type(given) is list and given == drawn and _STR.issuperset(map(type, given))
+            ):
+                self._given_cards(given, need, k, p)
                 raise IllegalMove(
-                    f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
+                    f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
+                    f"not {fmt_cards(given)}"
                 )
-            raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
-        if pile is not None:  # seeded: the cards are known
-            if have >= k:
-                drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
-                if given is not None and given != drawn:
-                    raise IllegalMove(
-                        f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
-                        f"not {fmt_cards(given)}"
-                    )
-                if k:
-                    del pile[-k:]
-                return drawn
+            if k:
+                del pile[-k:]
+            return drawn
+        given = self._given_cards(given, need, k, p)
+        if pile is not None:  # seeded, refilled from the discards first
             rng = self._rng
             assert rng is not None
             state = rng.getstate()
@@ -735,6 +743,21 @@ class UnoGame(Game):
         self._pile_n = sum(self._counts.values())
         del discard[:-1]
         return list(given)
+
+    def _given_cards(self, given: object, need: int, k: int, p: int) -> list[str] | None:
+        """The ``cards`` of a draw by seat ``p`` that must take ``k`` cards (``need``
+        asked): ``None`` or a list of ``k`` card codes; raises otherwise."""
+        if given is None:
+            return None
+        given = _card_list(given, "cards")
+        if len(given) != k:
+            name = self._names[p]
+            if k < need:
+                raise IllegalMove(
+                    f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
+                )
+            raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
+        return given
 
     def _on_pass(self, event: dict[str, Any], p: int) -> None:
         if self._phase != DRAWN:
