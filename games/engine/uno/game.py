@@ -30,6 +30,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from types import MappingProxyType
 from typing import Any
 
@@ -341,31 +342,17 @@ class UnoGame(Game):
     def _on_deal(self, event: dict[str, Any], _p: None = None) -> None:
         """Open a hand: seven cards each, dealt one at a time from the front of the
         draw pile clockwise from the dealer's left, then the up cards (every ``W4`` is
-        returned to the bottom of the draw pile and the next card turned)."""
+        returned to the bottom of the draw pile and the next card turned).
+
+        The ``hands`` and ``up`` given are checked (:meth:`_given_deal`), then, seeded,
+        compared with the seeded deal; unseeded, they are the deal."""
         if self._phase != IDLE:
             raise IllegalMove("a hand is running: no deal until it ends")
         n = self._n
         hand_no = self._hand_no + 1
         dealer = self._dealer0 if hand_no == 1 else (self._dealer + 1) % n
-        order = [(dealer + 1 + i) % n for i in range(n)]
         given_hands = event.get("hands")
         given_up = event.get("up")
-        if given_hands is not None:
-            given_hands = self._hands_field(given_hands, "hands")
-            for p, cards in enumerate(given_hands):
-                if len(cards) != HAND_SIZE:
-                    raise IllegalMove(
-                        f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
-                    )
-        if given_up is not None:
-            given_up = _card_list(given_up, "up")
-            if not given_up:
-                raise IllegalMove("'up' must name the card(s) turned to start the discard pile")
-            if any(c != "W4" for c in given_up[:-1]) or given_up[-1] == "W4":
-                raise IllegalMove(
-                    "every up card but the last must be a W4 (returned to the draw pile), "
-                    "and the last must not be"
-                )
         rng: random.Random | None = None
         counts: Counter[str] | None = None
         pile: list[str] | None = None
@@ -374,27 +361,47 @@ class UnoGame(Game):
             deck = list(CANONICAL[self.deck])
             shuffle(rng, deck)
             pos = HAND_SIZE * n
-            # card i goes to order[i % n]: each hand is every n-th card of the first pos
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for k, q in enumerate(order):
-                hands[q] = deck[k:pos:n]
-            up = []
-            while True:
-                card = deck[pos]
+            # card i goes to seat (dealer + 1 + i) % n: the k-th hand dealt is every n-th
+            # card of the first pos from card k, and seat q's is hand (q - dealer - 1) % n
+            dealt = list(map(deck.__getitem__, _DEAL_SLICES[n]))
+            cut = -(dealer + 1) % n
+            hands = dealt[cut:] + dealt[:cut]
+            up = [deck[pos]]
+            while up[-1] == "W4":  # returned to the draw pile: the next card is turned
                 pos += 1
-                up.append(card)
-                if card != "W4":
-                    break
-            pile = deck[pos:] + up[:-1]  # the returned W4s at the bottom
-            pile.reverse()  # drawn from the end
-            if given_hands is not None and given_hands != hands:
-                raise seeded_mismatch("deal", self._names, hands, given_hands)
-            if given_up is not None and given_up != up:
-                raise IllegalMove(
-                    f"the seeded up cards are {fmt_cards(up)}, not {fmt_cards(given_up)}"
+                up.append(deck[pos])
+            pile = deck[:pos:-1]  # the cards after the up cards, drawn from the end
+            if len(up) > 1:
+                pile[:0] = up[:-1]  # the returned W4s at the bottom
+            named = dict(zip(self._names, map(list, hands), strict=True))
+            # Speed: given hands and up cards equal to the seeded ones, all exact strs,
+            # pass every check of _given_deal (no call, no set of codes, the usual deal);
+            # any other value goes through them first, in order, then the comparison.
+            if (
+                given_hands is not None
+                and not (
+                    type(given_hands) is dict
+                    and given_hands == named
+                    and _STR.issuperset(map(type, chain.from_iterable(given_hands.values())))
                 )
+            ) or (
+                given_up is not None
+                and not (
+                    type(given_up) is list
+                    and given_up == up
+                    and _STR.issuperset(map(type, given_up))
+                )
+            ):
+                given_hands, given_up = self._given_deal(given_hands, given_up)
+                if given_hands is not None and given_hands != hands:
+                    raise seeded_mismatch("deal", self._names, hands, given_hands)
+                if given_up is not None and given_up != up:
+                    raise IllegalMove(
+                        f"the seeded up cards are {fmt_cards(up)}, not {fmt_cards(given_up)}"
+                    )
             pile_n = len(pile)
         else:
+            given_hands, given_up = self._given_deal(given_hands, given_up)
             if given_hands is None or given_up is None:
                 raise InvalidEvent(
                     "'hands' and 'up' are required: an unseeded game names every card dealt"
@@ -417,6 +424,7 @@ class UnoGame(Game):
                 )
             counts = +counts
             pile_n = sum(counts.values())
+            named = {self._names[p]: list(h) for p, h in enumerate(hands)}
         # -- apply
         self._hand_no = hand_no
         self._dealer = dealer
@@ -429,8 +437,34 @@ class UnoGame(Game):
         self._w4_player = None
         self._winner = None
         self._resume = None
-        self._named = {"hands": {self._names[p]: list(h) for p, h in enumerate(hands)}, "up": up}
+        self._named = {"hands": named, "up": up}
         self._first_card(up[-1], dealer)
+
+    def _given_deal(
+        self, given_hands: object, given_up: object
+    ) -> tuple[list[list[str]] | None, list[str] | None]:
+        """The ``hands`` (as seat-ordered lists) and ``up`` of a deal event, each
+        ``None`` when not given; checked in this order (raises otherwise): every
+        player's hand a list of seven card codes, then the up cards a list of card
+        codes, every one of them but the last a ``W4`` (returned to the draw pile) and
+        the last not."""
+        if given_hands is not None:
+            given_hands = self._hands_field(given_hands, "hands")
+            for p, cards in enumerate(given_hands):
+                if len(cards) != HAND_SIZE:
+                    raise IllegalMove(
+                        f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
+                    )
+        if given_up is not None:
+            given_up = _card_list(given_up, "up")
+            if not given_up:
+                raise IllegalMove("'up' must name the card(s) turned to start the discard pile")
+            if any(c != "W4" for c in given_up[:-1]) or given_up[-1] == "W4":
+                raise IllegalMove(
+                    "every up card but the last must be a W4 (returned to the draw pile), "
+                    "and the last must not be"
+                )
+        return given_hands, given_up  # type: ignore[return-value]
 
     def _first_card(self, card: str, dealer: int) -> None:
         """The up card's effect (the rules' first-card table)."""
@@ -1212,6 +1246,12 @@ class UnoGame(Game):
         return g
 
 
+#: The cards of each hand dealt, by number of players: every n-th card of the first
+#: ``HAND_SIZE * n`` of the shuffled deck, from card k for the k-th hand dealt.
+_DEAL_SLICES = {
+    n: tuple(slice(k, HAND_SIZE * n, n) for k in range(n))
+    for n in range(UnoGame.min_players, UnoGame.max_players + 1)
+}
 #: The slots' descriptors (:meth:`UnoGame._take_over` moves the state through them).
 _SLOTS = tuple(getattr(UnoGame, name) for name in UnoGame.__slots__)
 #: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
