@@ -286,9 +286,9 @@ class UnoGame(Game):
         for event in events:
             try:
                 kind = event["type"] if type(event) is dict else None
-            except KeyError:
-                kind = None
-            entry = table.get(kind) if type(kind) is str else None
+                entry = table[kind] if type(kind) is str else None
+            except KeyError:  # no type, or not one of the types this game takes
+                entry = None
             if entry is None:  # not one of UNO's own types that this game takes
                 apply_other_type(self, event, _KEYS, "hand")
                 continue
@@ -660,7 +660,14 @@ class UnoGame(Game):
     # ------------------------------------------------------------------ draw, pass
     def _on_draw(self, event: dict[str, Any], p: int) -> None:
         """A draw by ``p``: the player to move, or the caught player (``_run`` lets
-        only their draw through), who draws two."""
+        only their draw through), who draws two.
+
+        The cards are taken from the front of the draw pile (refilled from the discard
+        pile, its top card kept, when a card must be drawn and it is empty; fewer when
+        both run out: ``k`` cards); ``cards``, when given, must be a list of card codes
+        (``InvalidEvent``), ``k`` of them, naming exactly them (``IllegalMove``; checked
+        in that order: :meth:`_given_cards`). The usual draw, seeded from the pile as it
+        is, is taken here; a refill or an unseeded draw by :meth:`_take`."""
         caught = self._catch_draw
         if caught is not None:
             need = 2
@@ -678,7 +685,28 @@ class UnoGame(Game):
             given = event["cards"]  # (by subscript, as _run reads the type)
         except KeyError:
             given = None
-        drawn = self._take(need, given, p)
+        pile = self._pile
+        have = len(pile) if pile is not None else self._pile_n
+        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
+        k = need if need <= have else min(need, have + len(self._discard) - 1)
+        if pile is not None and have >= k:  # seeded, from the pile as it is: the usual draw
+            drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
+            # Speed: a list equal to them whose items are all exact strs is a list of k
+            # card codes, so it passes every check of _given_cards; only another value
+            # goes through them, in order (no call, no set of codes for the usual draw).
+            if given is not None and not (
+                type(given) is list and given == drawn and _STR.issuperset(map(type, given))
+            ):
+                self._given_cards(given, need, k, p)
+                raise IllegalMove(
+                    f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
+                    f"not {fmt_cards(given)}"
+                )
+            if k:
+                del pile[-k:]
+        else:
+            drawn = self._take(need, k, given, p)
+        # -- apply
         self._hands[p] += drawn
         self._named = {"cards": drawn}
         if caught is not None:
@@ -692,34 +720,15 @@ class UnoGame(Game):
         else:
             self._score_hand(self._winner)  # type: ignore[arg-type]
 
-    def _take(self, need: int, given: list[str] | None, p: int) -> list[str]:
-        """Take ``need`` cards from the front of the draw pile (refilled from the discard
-        pile, its top card kept, when a card must be drawn and it is empty; fewer when
-        both run out) for seat ``p``; ``given`` (the event's ``cards``, unchecked) must
-        be a list of card codes (``InvalidEvent``), ``k`` of them (the cards there are),
-        naming exactly them (``IllegalMove``; checked in that order). Nothing changes on
-        error."""
+    def _take(self, need: int, k: int, given: object, p: int) -> list[str]:
+        """The ``k`` cards (``need`` asked) of a draw by seat ``p`` that the draw pile as
+        it is cannot give alone (seeded: refilled from the discards) or of an unseeded
+        game (the ``cards`` given, which must be in the pile as it stands when each is
+        drawn); ``given``: the event's ``cards``, unchecked (see :meth:`_on_draw`).
+        Nothing changes on error."""
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
-        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
-        k = need if need <= have else min(need, have + len(discard) - 1)
-        if pile is not None and have >= k:  # seeded, from the pile as it is: the usual draw
-            drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
-            # Speed: a list equal to them whose items are all exact strs is a list of k
-            # card codes, so it passes every check below; only another value goes through
-            # them, in order (no call, no set of codes for the usual draw).
-            if given is not None and not (
-                type(given) is list and given == drawn and _STR.issuperset(map(type, given))
-            ):
-                self._given_cards(given, need, k, p)
-                raise IllegalMove(
-                    f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
-                    f"not {fmt_cards(given)}"
-                )
-            if k:
-                del pile[-k:]
-            return drawn
         given = self._given_cards(given, need, k, p)
         if pile is not None:  # seeded, refilled from the discards first
             rng = self._rng
