@@ -112,6 +112,9 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
+#: The type of a list of cards (:meth:`UnoGame._on_deal` compares only lists).
+_LIST = frozenset({list})
+
 #: The values of the number cards (a play of one only passes the turn on).
 _NUMBERS = frozenset("0123456789")
 
@@ -381,6 +384,7 @@ class UnoGame(Game):
                 given_hands is not None
                 and not (
                     type(given_hands) is dict
+                    and _LIST.issuperset(map(type, given_hands.values()))  # (lists compared)
                     and given_hands == named
                     and _STR.issuperset(map(type, chain.from_iterable(given_hands.values())))
                 )
