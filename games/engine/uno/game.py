@@ -278,7 +278,7 @@ class UnoGame(Game):
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
-        only to find the refusal); one lookup a event finds the type's fields, handler
+        only to find the refusal); one lookup an event finds the type's fields, handler
         and whether the player to move sends it (:data:`_PLAYED_TYPES`); the fields are
         read by subscript (a missing one is the rare case: a ``KeyError`` caught costs
         nothing until it happens, a ``get`` is a method call every time)."""
