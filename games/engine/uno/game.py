@@ -112,6 +112,11 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
+#: Each card code to the deck's own string for it. Speed: a play's card, read from the
+#: event, is another string object than the one in the hand; replaced by the deck's,
+#: it is found in the hand and in the tables by identity, without comparing characters.
+_CODES = {c: c for c in ALL_CARDS}
+
 #: The type of a list of cards (:meth:`UnoGame._on_deal` compares only lists).
 _LIST = frozenset({list})
 
@@ -509,11 +514,14 @@ class UnoGame(Game):
         may now be caught (or None)."""
         try:
             card = event["card"]  # (by subscript, as _run reads the type)
+            # the deck's own string for that code (see _CODES), if it is one
+            card = _CODES[card] if type(card) is str else None
         except KeyError:
             card = None
-        if type(card) is not str or card not in ALL_CARDS:
+        if card is None:
+            given = event.get("card")
             raise InvalidEvent(
-                f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
+                f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(given)}"
             )
         phase = self._phase
         if phase != TURN and phase != DRAWN:
