@@ -707,7 +707,10 @@ class UnoGame(Game):
             # card codes, so it passes every check of _given_cards; only another value
             # goes through them, in order (no call, no set of codes for the usual draw).
             if given is not None and not (
-                type(given) is list and given == drawn and _STR.issuperset(map(type, given))
+                type(given) is list
+                and given == drawn
+                # (exact strs: the one card of the usual draw without a map over it)
+                and (type(given[0]) is str if k == 1 else _STR.issuperset(map(type, given)))
             ):
                 self._given_cards(given, need, k, p)
                 raise IllegalMove(
