@@ -566,6 +566,12 @@ class Game(ABC):
                 checkpoints.append((c, game.copy()))
         game._log = lines
         game._events = len(lines)
+        self._take_over(game)
+
+    def _take_over(self, game: Game) -> None:
+        """Make this object hold ``game``'s state (by reference: ``game`` is dropped
+        afterwards): how :meth:`_rebuild` ends. A kind that keeps its state in
+        ``__slots__`` (UNO) moves those too."""
         self.__dict__ = game.__dict__
 
     def _log_state(self) -> list[dict[str, Any]] | None:

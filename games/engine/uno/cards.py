@@ -9,6 +9,7 @@ have none (their codes start with ``W``, which is no colour).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 
 COLORS = ("R", "Y", "G", "B")
@@ -23,9 +24,11 @@ def _canonical(deck: str) -> tuple[str, ...]:
     2018 deck, one ``WS`` and three ``WC``."""
     cards: list[str] = []
     for color in COLORS:
-        cards.append(color + "0")
+        # (interned: every deck, table and hand holds one string object a code, so a
+        # code is found in them by identity, without comparing characters)
+        cards.append(sys.intern(color + "0"))
         for value in VALUES[1:]:
-            cards += [color + value] * 2
+            cards += [sys.intern(color + value)] * 2
     cards += ["W"] * 4 + ["W4"] * 4
     if deck == "2018":
         cards += ["WS"] + ["WC"] * 3

@@ -30,11 +30,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from types import MappingProxyType
 from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    _STR,
     all_in,
     apply_other_type,
     check_event_type,
@@ -110,6 +112,14 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
+#: Each card code to the deck's own string for it. Speed: a play's card, read from the
+#: event, is another string object than the one in the hand; replaced by the deck's,
+#: it is found in the hand and in the tables by identity, without comparing characters.
+_CODES = {c: c for c in ALL_CARDS}
+
+#: The type of a list of cards (:meth:`UnoGame._on_deal` compares only lists).
+_LIST = frozenset({list})
+
 #: The values of the number cards (a play of one only passes the turn on).
 _NUMBERS = frozenset("0123456789")
 
@@ -141,6 +151,21 @@ class UnoGame(Game):
     max_players = 10
     #: Its own event types (``end`` and ``correction`` are the base class's).
     event_types = frozenset(_KEYS) - {"end"}
+
+    # Speed (``bench/bench_uno.py``): the state is in slots, read and written by every
+    # event. A plain instance dict holds 39 attributes, past the 30 for which CPython
+    # 3.11 shares an instance's keys with its class, so each access would look its key
+    # up in the dict; a slot is read at a fixed offset. ``__init__`` sets every slot;
+    # what the base class may add later (``_corrections``) goes to the instance dict,
+    # which :meth:`copy` and :meth:`_take_over` carry along with the slots.
+    __slots__ = (
+        *("_names", "_idx", "_n", "seed", "deck", "target", "sheet"),
+        *("_dealer0", "_hand_no", "_dealer", "_direction", "_hands", "_pile", "_counts"),
+        *("_pile_n", "_discard", "_color", "_rng", "_phase", "_active", "_need", "_after"),
+        *("_resume", "_winner", "_drawn", "_w4_player", "_w4_legal", "_catchable"),
+        *("_catch_draw", "_results", "_scores", "_challenges", "_catches", "_status"),
+        *("_placements", "_end", "_events", "_named", "_log"),
+    )
 
     # ------------------------------------------------------------------ construction
     def __init__(self) -> None:  # use start() / from_state()
@@ -184,6 +209,7 @@ class UnoGame(Game):
         # The cards named by the last applied event (for the bots, which push events
         # without cards to a seeded game and write them into the log named).
         self._named: Mapping[str, Any] = _NOTHING_NAMED
+        self._log: list[dict[str, Any]] | None = None  # (start sets it)
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> UnoGame:
@@ -257,19 +283,24 @@ class UnoGame(Game):
 
         Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
         condition, and the player to move in another, without a call (the call is made
-        only to find the refusal); the tables are read once a batch."""
-        own = _KEYS_SHEET if self.sheet else _KEYS_PLAYED  # the types this game takes
-        handlers = _HANDLERS
-        by_mover = _BY_THE_PLAYER_TO_MOVE
+        only to find the refusal); one lookup an event finds the type's fields, handler
+        and whether the player to move sends it (:data:`_PLAYED_TYPES`); the fields are
+        read by subscript (a missing one is the rare case: a ``KeyError`` caught costs
+        nothing until it happens, a ``get`` is a method call every time)."""
+        table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         names = self._names
         sheet = self.sheet
         running, nothing = IN_PROGRESS, _NOTHING_NAMED
         for event in events:
-            kind = event.get("type") if type(event) is dict else None
-            keys = own.get(kind) if type(kind) is str else None
-            if keys is None:  # not one of UNO's own types that this game takes
+            try:
+                kind = event["type"] if type(event) is dict else None
+                entry = table[kind] if type(kind) is str else None
+            except KeyError:  # no type, or not one of the types this game takes
+                entry = None
+            if entry is None:  # not one of UNO's own types that this game takes
                 apply_other_type(self, event, _KEYS, "hand")
                 continue
+            keys, handler, by_mover = entry
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
@@ -284,16 +315,19 @@ class UnoGame(Game):
                         f"{names[caught]} was caught without UNO and must draw two cards first"
                     )
                 p = caught
-            elif kind in by_mover:
+            elif by_mover:
                 # the usual case of _actor (the player to move) inline; it gives the refusal
-                name = event.get("player")
+                try:
+                    name = event["player"]
+                except KeyError:
+                    name = None
                 p = self._active
                 if p is None or type(name) is not str or name != names[p]:
                     p = self._actor(event)
             else:
                 p = None
             self._named = nothing
-            self._catchable = handlers[kind](self, event, p)
+            self._catchable = handler(self, event, p)
             self._events += 1
 
     # ------------------------------------------------------------------ field checks
@@ -316,31 +350,17 @@ class UnoGame(Game):
     def _on_deal(self, event: dict[str, Any], _p: None = None) -> None:
         """Open a hand: seven cards each, dealt one at a time from the front of the
         draw pile clockwise from the dealer's left, then the up cards (every ``W4`` is
-        returned to the bottom of the draw pile and the next card turned)."""
+        returned to the bottom of the draw pile and the next card turned).
+
+        The ``hands`` and ``up`` given are checked (:meth:`_given_deal`), then, seeded,
+        compared with the seeded deal; unseeded, they are the deal."""
         if self._phase != IDLE:
             raise IllegalMove("a hand is running: no deal until it ends")
         n = self._n
         hand_no = self._hand_no + 1
         dealer = self._dealer0 if hand_no == 1 else (self._dealer + 1) % n
-        order = [(dealer + 1 + i) % n for i in range(n)]
         given_hands = event.get("hands")
         given_up = event.get("up")
-        if given_hands is not None:
-            given_hands = self._hands_field(given_hands, "hands")
-            for p, cards in enumerate(given_hands):
-                if len(cards) != HAND_SIZE:
-                    raise IllegalMove(
-                        f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
-                    )
-        if given_up is not None:
-            given_up = _card_list(given_up, "up")
-            if not given_up:
-                raise IllegalMove("'up' must name the card(s) turned to start the discard pile")
-            if any(c != "W4" for c in given_up[:-1]) or given_up[-1] == "W4":
-                raise IllegalMove(
-                    "every up card but the last must be a W4 (returned to the draw pile), "
-                    "and the last must not be"
-                )
         rng: random.Random | None = None
         counts: Counter[str] | None = None
         pile: list[str] | None = None
@@ -349,27 +369,48 @@ class UnoGame(Game):
             deck = list(CANONICAL[self.deck])
             shuffle(rng, deck)
             pos = HAND_SIZE * n
-            # card i goes to order[i % n]: each hand is every n-th card of the first pos
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for k, q in enumerate(order):
-                hands[q] = deck[k:pos:n]
-            up = []
-            while True:
-                card = deck[pos]
+            # card i goes to seat (dealer + 1 + i) % n: the k-th hand dealt is every n-th
+            # card of the first pos from card k, and seat q's is hand (q - dealer - 1) % n
+            dealt = list(map(deck.__getitem__, _DEAL_SLICES[n]))
+            cut = -(dealer + 1) % n
+            hands = dealt[cut:] + dealt[:cut]
+            up = [deck[pos]]
+            while up[-1] == "W4":  # returned to the draw pile: the next card is turned
                 pos += 1
-                up.append(card)
-                if card != "W4":
-                    break
-            pile = deck[pos:] + up[:-1]  # the returned W4s at the bottom
-            pile.reverse()  # drawn from the end
-            if given_hands is not None and given_hands != hands:
-                raise seeded_mismatch("deal", self._names, hands, given_hands)
-            if given_up is not None and given_up != up:
-                raise IllegalMove(
-                    f"the seeded up cards are {fmt_cards(up)}, not {fmt_cards(given_up)}"
+                up.append(deck[pos])
+            pile = deck[:pos:-1]  # the cards after the up cards, drawn from the end
+            if len(up) > 1:
+                pile[:0] = up[:-1]  # the returned W4s at the bottom
+            named = dict(zip(self._names, map(list, hands), strict=True))
+            # Speed: given hands and up cards equal to the seeded ones, all exact strs,
+            # pass every check of _given_deal (no call, no set of codes, the usual deal);
+            # any other value goes through them first, in order, then the comparison.
+            if (
+                given_hands is not None
+                and not (
+                    type(given_hands) is dict
+                    and _LIST.issuperset(map(type, given_hands.values()))  # (lists compared)
+                    and given_hands == named
+                    and _STR.issuperset(map(type, chain.from_iterable(given_hands.values())))
                 )
+            ) or (
+                given_up is not None
+                and not (
+                    type(given_up) is list
+                    and given_up == up
+                    and _STR.issuperset(map(type, given_up))
+                )
+            ):
+                given_hands, given_up = self._given_deal(given_hands, given_up)
+                if given_hands is not None and given_hands != hands:
+                    raise seeded_mismatch("deal", self._names, hands, given_hands)
+                if given_up is not None and given_up != up:
+                    raise IllegalMove(
+                        f"the seeded up cards are {fmt_cards(up)}, not {fmt_cards(given_up)}"
+                    )
             pile_n = len(pile)
         else:
+            given_hands, given_up = self._given_deal(given_hands, given_up)
             if given_hands is None or given_up is None:
                 raise InvalidEvent(
                     "'hands' and 'up' are required: an unseeded game names every card dealt"
@@ -392,6 +433,7 @@ class UnoGame(Game):
                 )
             counts = +counts
             pile_n = sum(counts.values())
+            named = {self._names[p]: list(h) for p, h in enumerate(hands)}
         # -- apply
         self._hand_no = hand_no
         self._dealer = dealer
@@ -404,8 +446,34 @@ class UnoGame(Game):
         self._w4_player = None
         self._winner = None
         self._resume = None
-        self._named = {"hands": {self._names[p]: list(h) for p, h in enumerate(hands)}, "up": up}
+        self._named = {"hands": named, "up": up}
         self._first_card(up[-1], dealer)
+
+    def _given_deal(
+        self, given_hands: object, given_up: object
+    ) -> tuple[list[list[str]] | None, list[str] | None]:
+        """The ``hands`` (as seat-ordered lists) and ``up`` of a deal event, each
+        ``None`` when not given; checked in this order (raises otherwise): every
+        player's hand a list of seven card codes, then the up cards a list of card
+        codes, every one of them but the last a ``W4`` (returned to the draw pile) and
+        the last not."""
+        if given_hands is not None:
+            given_hands = self._hands_field(given_hands, "hands")
+            for p, cards in enumerate(given_hands):
+                if len(cards) != HAND_SIZE:
+                    raise IllegalMove(
+                        f"{self._names[p]} must be dealt {HAND_SIZE} cards, not {len(cards)}"
+                    )
+        if given_up is not None:
+            given_up = _card_list(given_up, "up")
+            if not given_up:
+                raise IllegalMove("'up' must name the card(s) turned to start the discard pile")
+            if any(c != "W4" for c in given_up[:-1]) or given_up[-1] == "W4":
+                raise IllegalMove(
+                    "every up card but the last must be a W4 (returned to the draw pile), "
+                    "and the last must not be"
+                )
+        return given_hands, given_up  # type: ignore[return-value]
 
     def _first_card(self, card: str, dealer: int) -> None:
         """The up card's effect (the rules' first-card table)."""
@@ -444,17 +512,25 @@ class UnoGame(Game):
     def _on_play(self, event: dict[str, Any], p: int) -> int | None:
         """Judge and apply a play by ``p`` (the player to move); returns the seat that
         may now be caught (or None)."""
-        card = event.get("card")
-        if type(card) is not str or card not in ALL_CARDS:
+        try:
+            card = event["card"]  # (by subscript, as _run reads the type)
+            # the deck's own string for that code (see _CODES), if it is one
+            card = _CODES[card] if type(card) is str else None
+        except KeyError:
+            card = None
+        if card is None:
+            given = event.get("card")
             raise InvalidEvent(
-                f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(card)}"
+                f"'card' must be a card code like 'R7', 'GS' or 'W4', not {shown(given)}"
             )
         phase = self._phase
         if phase != TURN and phase != DRAWN:
             raise IllegalMove(self._not_now(self._names[p], "play"))
         hand = self._hands[p]
-        if card not in hand:
-            raise IllegalMove(f"{self._names[p]} has no {card} (hand: {fmt_cards(hand)})")
+        try:
+            at = hand.index(card)  # (its first occurrence, which the play removes)
+        except ValueError:
+            raise IllegalMove(f"{self._names[p]} has no {card} (hand: {fmt_cards(hand)})") from None
         if phase == DRAWN and card != self._drawn:
             name = self._names[p]
             if self._drawn is None:
@@ -485,7 +561,7 @@ class UnoGame(Game):
         if given is not None and card != "WS":
             raise InvalidEvent(f"'hands' belongs only to a WS (swap hands) play, not to {card}")
         if value is not None:  # -- apply a coloured card (the usual play)
-            hand.remove(card)
+            del hand[at]
             discard.append(card)
             self._drawn = None
             self._color = COLOR_OF[card]
@@ -505,7 +581,7 @@ class UnoGame(Game):
         elif card == "WS":
             swapped = self._swap(p, given)  # checks before applying
         # -- apply a wild
-        hand.remove(card)
+        del hand[at]
         self._discard.append(card)
         self._drawn = None
         self._color = color
@@ -596,7 +672,14 @@ class UnoGame(Game):
     # ------------------------------------------------------------------ draw, pass
     def _on_draw(self, event: dict[str, Any], p: int) -> None:
         """A draw by ``p``: the player to move, or the caught player (``_run`` lets
-        only their draw through), who draws two."""
+        only their draw through), who draws two.
+
+        The cards are taken from the front of the draw pile (refilled from the discard
+        pile, its top card kept, when a card must be drawn and it is empty; fewer when
+        both run out: ``k`` cards); ``cards``, when given, must be a list of card codes
+        (``InvalidEvent``), ``k`` of them, naming exactly them (``IllegalMove``; checked
+        in that order: :meth:`_given_cards`). The usual draw, seeded from the pile as it
+        is, is taken here; a refill or an unseeded draw by :meth:`_take`."""
         caught = self._catch_draw
         if caught is not None:
             need = 2
@@ -610,11 +693,35 @@ class UnoGame(Game):
                 need = self._need
             else:
                 raise IllegalMove(self._not_now(event.get("player"), "draw"))
-        given = event.get("cards")
-        # (a list of card codes, the usual case, checked without _card_list's call)
-        if given is not None and not (type(given) is list and all_in(ALL_CARDS, given)):
-            given = _card_list(given, "cards")
-        drawn = self._take(need, given, p)
+        try:
+            given = event["cards"]  # (by subscript, as _run reads the type)
+        except KeyError:
+            given = None
+        pile = self._pile
+        have = len(pile) if pile is not None else self._pile_n
+        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
+        k = need if need <= have else min(need, have + len(self._discard) - 1)
+        if pile is not None and have >= k:  # seeded, from the pile as it is: the usual draw
+            drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
+            # Speed: a list equal to them whose items are all exact strs is a list of k
+            # card codes, so it passes every check of _given_cards; only another value
+            # goes through them, in order (no call, no set of codes for the usual draw).
+            if given is not None and not (
+                type(given) is list
+                and given == drawn
+                # (exact strs: the one card of the usual draw without a map over it)
+                and (type(given[0]) is str if k == 1 else _STR.issuperset(map(type, given)))
+            ):
+                self._given_cards(given, need, k, p)
+                raise IllegalMove(
+                    f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
+                    f"not {fmt_cards(given)}"
+                )
+            if k:
+                del pile[-k:]
+        else:
+            drawn = self._take(need, k, given, p)
+        # -- apply
         self._hands[p] += drawn
         self._named = {"cards": drawn}
         if caught is not None:
@@ -628,34 +735,17 @@ class UnoGame(Game):
         else:
             self._score_hand(self._winner)  # type: ignore[arg-type]
 
-    def _take(self, need: int, given: list[str] | None, p: int) -> list[str]:
-        """Take ``need`` cards from the front of the draw pile (refilled from the discard
-        pile, its top card kept, when a card must be drawn and it is empty; fewer when
-        both run out) for seat ``p``; ``given`` must name exactly them. Nothing changes
-        on error."""
+    def _take(self, need: int, k: int, given: object, p: int) -> list[str]:
+        """The ``k`` cards (``need`` asked) of a draw by seat ``p`` that the draw pile as
+        it is cannot give alone (seeded: refilled from the discards) or of an unseeded
+        game (the ``cards`` given, which must be in the pile as it stands when each is
+        drawn); ``given``: the event's ``cards``, unchecked (see :meth:`_on_draw`).
+        Nothing changes on error."""
         discard = self._discard
         pile = self._pile
         have = len(pile) if pile is not None else self._pile_n
-        # (the discard pile's top card stays: at most have + len(discard) - 1 cards)
-        k = need if need <= have else min(need, have + len(discard) - 1)
-        if given is not None and len(given) != k:
-            name = self._names[p]
-            if k < need:
-                raise IllegalMove(
-                    f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
-                )
-            raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
-        if pile is not None:  # seeded: the cards are known
-            if have >= k:
-                drawn = pile[: -k - 1 : -1]  # (the last k, last first; none for k == 0)
-                if given is not None and given != drawn:
-                    raise IllegalMove(
-                        f"the next card(s) of the draw pile are {fmt_cards(drawn)}, "
-                        f"not {fmt_cards(given)}"
-                    )
-                if k:
-                    del pile[-k:]
-                return drawn
+        given = self._given_cards(given, need, k, p)
+        if pile is not None:  # seeded, refilled from the discards first
             rng = self._rng
             assert rng is not None
             state = rng.getstate()
@@ -711,6 +801,21 @@ class UnoGame(Game):
         self._pile_n = sum(self._counts.values())
         del discard[:-1]
         return list(given)
+
+    def _given_cards(self, given: object, need: int, k: int, p: int) -> list[str] | None:
+        """The ``cards`` of a draw by seat ``p`` that must take ``k`` cards (``need``
+        asked): ``None`` or a list of ``k`` card codes; raises otherwise."""
+        if given is None:
+            return None
+        given = _card_list(given, "cards")
+        if len(given) != k:
+            name = self._names[p]
+            if k < need:
+                raise IllegalMove(
+                    f"{name} must draw {need} card(s) but only {k} are left, not {len(given)}"
+                )
+            raise IllegalMove(f"{name} must draw {k} card(s), not {len(given)}")
+        return given
 
     def _on_pass(self, event: dict[str, Any], p: int) -> None:
         if self._phase != DRAWN:
@@ -769,7 +874,9 @@ class UnoGame(Game):
     def _score_hand(self, winner: int) -> None:
         """The winner scores the points of every other hand; the game ends when a total
         reaches the target."""
-        points = sum(POINTS[c] for q, h in enumerate(self._hands) if q != winner for c in h)
+        others = [h for q, h in enumerate(self._hands) if q != winner]
+        # (the cards' points summed at C speed: no Python step a card)
+        points = sum(map(POINTS.__getitem__, chain.from_iterable(others)))
         self._record_hand(winner, points)
 
     def _record_hand(self, winner: int, points: int) -> None:
@@ -1089,6 +1196,12 @@ class UnoGame(Game):
             "log": self._log_state(),
         }
 
+    def _take_over(self, game: Game) -> None:
+        """The base class's step (the instance dict) and every slot, by reference."""
+        super()._take_over(game)
+        for slot in _SLOTS:
+            slot.__set__(self, slot.__get__(game))
+
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> UnoGame:
         if state.get("game") != cls.kind or state.get("version") != STATE_VERSION:
@@ -1140,7 +1253,8 @@ class UnoGame(Game):
         """An independent copy (cheaper than a state round trip: the generator is copied
         by its state, the lists one level deep)."""
         g = object.__new__(type(self))
-        g.__dict__.update(self.__dict__)
+        g._take_over(self)  # (every slot and the instance dict, shared: then copied)
+        g.__dict__ = dict(self.__dict__)
         g._log = None if self._log is None else list(self._log)
         g._hands = [list(h) for h in self._hands]
         g._pile = None if self._pile is None else list(self._pile)
@@ -1158,13 +1272,26 @@ class UnoGame(Game):
         return g
 
 
+#: The cards of each hand dealt, by number of players: every n-th card of the first
+#: ``HAND_SIZE * n`` of the shuffled deck, from card k for the k-th hand dealt.
+_DEAL_SLICES = {
+    n: tuple(slice(k, HAND_SIZE * n, n) for k in range(n))
+    for n in range(UnoGame.min_players, UnoGame.max_players + 1)
+}
+#: The slots' descriptors (:meth:`UnoGame._take_over` moves the state through them).
+_SLOTS = tuple(getattr(UnoGame, name) for name in UnoGame.__slots__)
 #: The handler of each event type but ``end`` (see :meth:`UnoGame.push`); each checks
 #: everything before it changes anything and returns the seat that may be caught next.
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
-#: The fields of each of UNO's own event types that a game that is played takes (``end``
-#: is the base class's; a score sheet's "hand" lines only on a sheet), and those a score
-#: sheet takes: ``_run``'s one lookup for the type and its fields, in its game's table.
-_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end", "hand")}
-_KEYS_SHEET = {"hand": _KEYS["hand"]}
+#: Each of UNO's own event types that a game that is played takes (``end`` is the base
+#: class's; a score sheet's "hand" lines only on a sheet), and those a score sheet
+#: takes: ``_run``'s one lookup for the type's fields, its handler and whether only the
+#: player to move sends it.
+_PLAYED_TYPES = {
+    kind: (keys, _HANDLERS[kind], kind in _BY_THE_PLAYER_TO_MOVE)
+    for kind, keys in _KEYS.items()
+    if kind not in ("end", "hand")
+}
+_SHEET_TYPES = {"hand": (_KEYS["hand"], _HANDLERS["hand"], False)}
