@@ -208,3 +208,34 @@ def test_the_league_page_shows_the_current_season_and_organizers_add_one(client)
         ).status_code
         == 403
     )
+
+
+def test_a_season_table_reads_its_tournaments_standings_at_once(setup):
+    """The season table of several finished tournaments costs the same queries as of one
+    once their standings are cached (read in one cache round trip for them all, kept
+    whatever the events' size: finished ones change only with a correction), and the
+    same table as computed afresh."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.models import Season
+    from tournaments.selectors.seasons import season_standings
+
+    league, org, commit = setup
+    season = Season.objects.create(
+        league=league, name="All year", starts_on="2026-01-01", ends_on="2026-12-31"
+    )
+    counts = []
+    for n, month in enumerate(("03", "04", "05")):
+        _play(org, league, commit, name=f"M{month}", starts_on=f"2026-{month}-06", seed=n)
+        cache.clear()
+        fresh = season_standings(season=season)  # computed, then kept
+        with CaptureQueriesContext(connection) as warm:
+            again = season_standings(season=season)
+        assert [(r.player, r.points) for r in again.rows] == [
+            (r.player, r.points) for r in fresh.rows
+        ]
+        counts.append(len(warm.captured_queries))
+    assert len(fresh.tournaments) == 3
+    assert counts[0] == counts[1] == counts[2] <= 4, counts

@@ -3,10 +3,12 @@ season table computed from the stored results of its finished tournaments (the r
 are :mod:`tournaments.season_scoring`'s).
 
 A tournament is in the season whose dates contain its ``starts_on``. Final ranks come
-from the tournament standings (cached like the tournament pages) of the players who
-played at least one game there (a bye counts; a withdrawal before the start does not),
-keyed by player id,
-so a correction shows at once and a hidden player is one line all season. Hidden
+from the tournament standings of the players who played at least one game there (a bye
+counts; a withdrawal before the start does not), keyed by player id; the standings of
+all the season's finished tournaments are read from the cache at once and kept there
+(:func:`~tournaments.selectors.standings_cache.standings_of_many`: the table's
+queries do not grow with its tournaments), so a correction (which moves its
+tournament's version on) shows at once and a hidden player is one line all season. Hidden
 players are shown as "Player N" except to themselves, the league's organizers and
 superusers.
 """
@@ -24,7 +26,7 @@ from tournaments.models import League, Player, Season, Tournament, TournamentSta
 from tournaments.permissions import user_can_manage_league
 from tournaments.season_scoring import SeasonRow, TournamentRanks, season_table
 from tournaments.selectors.privacy import hidden_handle, hidden_label, viewer_player_id
-from tournaments.selectors.standings_cache import tournament_standings_cached
+from tournaments.selectors.standings_cache import standings_of_many
 from tournaments.selectors.tournaments import tournament_list
 
 
@@ -86,8 +88,9 @@ def season_standings(*, season: Season, user: Any = None) -> SeasonStanding:
     tournaments = season_tournaments(season=season, user=user)
     finished = [t for t in tournaments if t.status == TournamentStatus.FINISHED]
     ranks = []
+    rows_of = standings_of_many(tournaments=finished)  # (one read for them all)
     for t in finished:
-        rows = tournament_standings_cached(tournament=t)
+        rows = rows_of[t.pk]
         ranks.append(
             TournamentRanks(
                 id=t.pk,

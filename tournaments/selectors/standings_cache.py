@@ -92,4 +92,43 @@ def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> 
     return standings_mask(rows=cached, tournament=tournament, user=user)
 
 
-__all__ = ["CACHE_MIN_ROWS", "standings_invalidate", "tournament_standings_cached"]
+def standings_of_many(*, tournaments: list[Tournament]) -> dict[int, list[StandingRow]]:
+    """The unmasked standings rows of several tournaments (a season's table), by id:
+    from the cache in two round trips for all of them (the versions, then the rows),
+    computed for the others, which are kept whatever their size: a season lists
+    finished tournaments, whose rows change only with a correction (a change, which
+    moves the version on). Masking is the caller's (a season table names players by
+    id and reads their names itself)."""
+    if not tournaments:
+        return {}
+    try:
+        versions = cache.get_many([_version_key(t.pk) for t in tournaments])
+        keys = {t.pk: _rows_key(t, versions.get(_version_key(t.pk), 0)) for t in tournaments}
+        found = cache.get_many(list(keys.values()))
+    except Exception:  # the cache is down: every one computed
+        logger.warning("standings cache unreachable", exc_info=True)
+        keys, found = {}, {}
+    rows_of: dict[int, list[StandingRow]] = {}
+    computed: dict[str, list[StandingRow]] = {}
+    for t in tournaments:
+        key = keys.get(t.pk)
+        rows = found.get(key) if key is not None else None
+        if rows is None:
+            rows = standings_unmasked(tournament=t)
+            if key is not None:
+                computed[key] = rows
+        rows_of[t.pk] = rows
+    if computed:
+        try:
+            cache.set_many(computed, CACHE_SECONDS)  # copies (pickled)
+        except Exception:
+            logger.warning("standings cache: rows not stored", exc_info=True)
+    return rows_of
+
+
+__all__ = [
+    "CACHE_MIN_ROWS",
+    "standings_invalidate",
+    "standings_of_many",
+    "tournament_standings_cached",
+]
