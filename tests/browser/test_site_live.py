@@ -117,3 +117,33 @@ def test_a_spectators_game_page_shows_the_new_status_with_the_places(desktop: An
     expect(page.locator("#game-meta .badge.status-finished")).to_have_text("Finished")
     expect(page.locator("#game-meta .badge.unverified")).to_have_count(1)
     assert not_reloaded(page)
+
+
+def test_a_players_home_page_shows_their_next_table_when_the_round_is_seated(
+    phone: Any, log_in: Any, shot
+) -> None:
+    """A seated player keeps the home page open on their phone: when the organizer seats
+    the next round, *my table now* shows the new table without a reload (``/ws/me/``)."""
+    from playwright.sync_api import expect
+
+    from tournaments.services import round_create_next
+
+    scene = scenes.running_tournament(players=8)
+    ana = scene.players[0]
+    ana.user = scenes.user_with_password("ana-phone")
+    ana.save(update_fields=["user"])
+    log_in(phone, ana.user)
+    page = open_live(phone, "/")
+    mine = page.locator("#my-tables .my-table")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Round 1:")
+    shot(page, "round-1")
+
+    for table in scene.tables:
+        scenes.record_placements(table.game, scene.organizer)
+    round_create_next(tournament=scene.tournament, user=scene.organizer)
+
+    expect(mine).to_contain_text("Round 2:", timeout=LIVE_TIMEOUT_MS)
+    expect(mine).to_have_count(1)
+    assert not_reloaded(page)
+    shot(page, "round-2")
