@@ -907,8 +907,7 @@ class Game(ABC):
         point of the game); nothing changes then."""
         if len(lines) != self._events or not all(type(e) is dict for e in lines):
             raise InvalidEvent(
-                f"the log to attach must be the game's {self._events} lines, "
-                f"not {len(lines)}"
+                f"the log to attach must be the game's {self._events} lines, not {len(lines)}"
             )
         self._log = list(lines)
 
