@@ -185,10 +185,25 @@ class CasinoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The cards named by the latest event pushed (a deal's hands and center; empty
-        # after any other event, ``end`` and ``correction`` included), for the bots,
-        # which push seeded deals without cards and log them named.
-        self._named: Mapping[str, Any] = _NOTHING_NAMED
+        # The latest event's deal, if it was one (hands by seat, and the center of a
+        # round's first deal; ``None`` after any other event): ``_named`` shows it.
+        self._dealt_named: tuple[list[list[str]], list[str] | None] | None = None
+
+    @property
+    def _named(self) -> Mapping[str, Any]:
+        """The cards named by the latest event pushed (a deal's hands and center, as
+        fresh lists; empty after any other event, ``end`` and ``correction`` included),
+        for the bots, which push seeded deals without cards and log them named."""
+        deal = self._dealt_named
+        if deal is None:
+            return _NOTHING_NAMED
+        hands, center = deal
+        shown: dict[str, Any] = {
+            "hands": {name: list(cards) for name, cards in zip(self._names, hands, strict=True)}
+        }
+        if center is not None:
+            shown["center"] = list(center)
+        return shown
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> CasinoGame:
@@ -261,7 +276,7 @@ class CasinoGame(Game):
         playing = PLAY
         names = self._names
         sheet = self.sheet
-        running, nothing = IN_PROGRESS, _NOTHING_NAMED
+        running = IN_PROGRESS
         for event in events:
             try:
                 kind = event["type"] if type(event) is dict else None
@@ -273,7 +288,7 @@ class CasinoGame(Game):
                 continue
             keys, handler, play = entry
             # the cards named by this event only (a seeded deal fills them)
-            self._named = nothing
+            self._dealt_named = None
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
@@ -388,7 +403,6 @@ class CasinoGame(Game):
                     )
                 seen.add(c)
             dealt = dealt_before + [c for p in order for c in hands[p]] + center
-            named = {names[p]: hands[p] for p in range(n)}
         # -- apply
         if first:
             self._round, self._dealer, self._deals = round_no, dealer, 1
@@ -404,10 +418,10 @@ class CasinoGame(Game):
         self._hands = hands
         self._made = [None] * n
         self._phase, self._active = PLAY, order[0]
-        shown = {"hands": {name: list(cards) for name, cards in named.items()}}
-        if first:
-            shown["center"] = list(center)
-        self._named = shown
+        # What the deal named, for ``_named`` (built only when read: a replay never
+        # reads it). The hands are aliased, not copied: every later event resets this
+        # before it can change a hand, so while it is set they are still as dealt.
+        self._dealt_named = (hands, center if first else None)
 
     def _given_deal(self, event: dict[str, Any]) -> tuple[list[list[str]] | None, list[str] | None]:
         """The ``hands`` (by seat) and ``center`` a deal names, each checked (``None``
@@ -800,7 +814,7 @@ class CasinoGame(Game):
         """After an ``end`` (:meth:`Game._apply_end`: ``reason`` ``time`` or
         ``adjudicated``, an optional ``referee`` and ``placements``): without
         placements the players are ranked by the totals of the finished rounds."""
-        self._named = _NOTHING_NAMED
+        self._dealt_named = None
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:
@@ -1058,7 +1072,7 @@ class CasinoGame(Game):
         g._scores = list(self._scores)
         g._placements = None if self._placements is None else dict(self._placements)
         g._end = None if self._end is None else dict(self._end)
-        g._named = _NOTHING_NAMED
+        g._dealt_named = None
         return g
 
 
