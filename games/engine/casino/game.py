@@ -522,6 +522,13 @@ class CasinoGame(Game):
                 "or build ids like 'b1'"
             )
         for item in take:
+            if (
+                type(item) is list
+                and len(item) == 1
+                and type(item[0]) is str
+                and item[0] in ALL_CARDS
+            ):  # the usual item, one card code (what the checks below accept, no call)
+                continue
             if type(item) is str:
                 if not _BUILD_ID.fullmatch(item):
                     hint = (
