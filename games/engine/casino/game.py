@@ -171,6 +171,10 @@ class CasinoGame(Game):
         self._deck: list[str] | None = None
         self._dealt: list[str] = []
         self._hands: list[list[str]] = []
+        # The cards in all hands together (``sum(map(len, _hands))``, kept as the hands
+        # change: a deal sets it, a play takes one), so that a play learns whether every
+        # hand is empty without looking at each (``_run``).
+        self._held = 0
         self._loose: list[str] = []
         self._builds: list[dict[str, Any]] = []
         self._next_build = 1
@@ -318,7 +322,8 @@ class CasinoGame(Game):
                 made = handler(self, event, p, card)
                 self._hands[p].remove(card)
                 self._made[p] = made
-                if any(self._hands):
+                self._held -= 1
+                if self._held:
                     self._active = (p + 1) % self._n
                 else:
                     self._played_out()
@@ -358,7 +363,6 @@ class CasinoGame(Game):
         # Until round 1 is dealt ``_dealer`` is the start's dealer (a score sheet, whose
         # round lines move it, has no deals); each later round passes it to the left.
         dealer = (self._dealer + 1) % n if first and self._round else self._dealer
-        order = [(dealer + 1 + i) % n for i in range(n)]
         if not first and "center" in event:
             raise IllegalMove(
                 "only a round's first deal turns up a center: a later deal has no 'center'"
@@ -369,12 +373,15 @@ class CasinoGame(Game):
             deck = round_deck(self.seed, round_no) if first else self._deck
             assert deck is not None
             pos = 0 if first else len(self._dealt)
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for k, p in enumerate(order):
-                hands[p] = deck[pos + HAND_SIZE * k : pos + HAND_SIZE * (k + 1)]
+            # blocks of four from ``pos``, the dealer's left first: seat p's block is
+            # number (p - dealer - 1) % n
+            hands: list[list[str]] = [
+                deck[start : start + HAND_SIZE]
+                for start in [pos + HAND_SIZE * ((p - dealer - 1) % n) for p in range(n)]
+            ]
             pos += HAND_SIZE * n
             center = deck[pos : pos + CENTER_SIZE] if first else []
-            named = {names[p]: hands[p] for p in range(n)}
+            named = dict(zip(names, hands, strict=True))
             if not (
                 ("hands" not in event or event["hands"] == named)
                 and ("center" not in event or event["center"] == center)
@@ -402,6 +409,7 @@ class CasinoGame(Game):
                         f"{c} is dealt twice in this round (a deck holds every card once)"
                     )
                 seen.add(c)
+            order = [(dealer + 1 + i) % n for i in range(n)]
             dealt = dealt_before + [c for p in order for c in hands[p]] + center
         # -- apply
         if first:
@@ -416,8 +424,9 @@ class CasinoGame(Game):
         self._dealt = dealt
         # (the hands are the deal's own lists; the named cards are copies, kept as dealt)
         self._hands = hands
+        self._held = HAND_SIZE * n
         self._made = [None] * n
-        self._phase, self._active = PLAY, order[0]
+        self._phase, self._active = PLAY, (dealer + 1) % n  # the dealer's left plays first
         # What the deal named, for ``_named`` (built only when read: a replay never
         # reads it). The hands are aliased, not copied: every later event resets this
         # before it can change a hand, so while it is set they are still as dealt.
@@ -473,7 +482,7 @@ class CasinoGame(Game):
         build) not called. Returns (value, is a build); adds it to ``used``."""
         if item in used:
             raise IllegalMove(f"{item} is named twice")
-        if _BUILD_ID.fullmatch(item):
+        if item not in ALL_CARDS and _BUILD_ID.fullmatch(item):  # (a card is no build id)
             b = self._build_by_id(item)
             if b["called"] and extend:
                 raise IllegalMove(
@@ -1044,6 +1053,7 @@ class CasinoGame(Game):
             g._deck = None if state["deck"] is None else list(state["deck"])
             g._dealt = list(state["dealt"])
             g._hands = [list(h) for h in state["hands"]]
+            g._held = sum(map(len, g._hands))
             g._loose = list(state["loose"])
             g._builds = [{**b, "cards": list(b["cards"])} for b in state["builds"]]
             g._next_build = state["next_build"]
