@@ -511,7 +511,9 @@ class CasinoGame(Game):
                 f"'{field}' must be a non-empty list of loose center cards and build ids like 'b1'"
             )
         for item in value:
-            if not (_is_card(item) or (type(item) is str and _BUILD_ID.fullmatch(item))):
+            if type(item) is not str or (  # (_is_card inline: no call for a card code)
+                item not in ALL_CARDS and not _BUILD_ID.fullmatch(item)
+            ):
                 raise InvalidEvent(
                     f"'{field}' names loose center cards (like '7H') and build ids (like "
                     f"'b1'), not {shown(item)}"
