@@ -10,6 +10,8 @@ may leave out ``hands`` and ``center`` (when given they must match).
 State, in seat order ``0..n-1`` (clockwise; a player's left is the next seat):
 
 * ``_hands[p]``: p's cards in the order dealt (a play removes the card).
+  ``_held``: how many cards the hands hold together (kept as deals and plays change
+  them; 0 exactly when every hand is empty).
 * ``_loose``: the loose center cards in the order they arrived; ``_builds``: the builds
   in order of id, each ``{"id", "value", "owner" (a seat), "called", "cards"}`` with
   its cards sorted by value then suit.
@@ -422,7 +424,7 @@ class CasinoGame(Game):
         else:
             self._deals += 1
         self._dealt = dealt
-        # (the hands are the deal's own lists; the named cards are copies, kept as dealt)
+        # (the hands are the deal's own lists: ``_named`` copies them when read)
         self._hands = hands
         self._held = HAND_SIZE * n
         self._made = [None] * n
