@@ -10,6 +10,8 @@ may leave out ``hands`` and ``center`` (when given they must match).
 State, in seat order ``0..n-1`` (clockwise; a player's left is the next seat):
 
 * ``_hands[p]``: p's cards in the order dealt (a play removes the card).
+  ``_held``: how many cards the hands hold together (kept as deals and plays change
+  them; 0 exactly when every hand is empty).
 * ``_loose``: the loose center cards in the order they arrived; ``_builds``: the builds
   in order of id, each ``{"id", "value", "owner" (a seat), "called", "cards"}`` with
   its cards sorted by value then suit.
@@ -171,6 +173,10 @@ class CasinoGame(Game):
         self._deck: list[str] | None = None
         self._dealt: list[str] = []
         self._hands: list[list[str]] = []
+        # The cards in all hands together (``sum(map(len, _hands))``, kept as the hands
+        # change: a deal sets it, a play takes one), so that a play learns whether every
+        # hand is empty without looking at each (``_run``).
+        self._held = 0
         self._loose: list[str] = []
         self._builds: list[dict[str, Any]] = []
         self._next_build = 1
@@ -185,10 +191,25 @@ class CasinoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The cards named by the latest event pushed (a deal's hands and center; empty
-        # after any other event, ``end`` and ``correction`` included), for the bots,
-        # which push seeded deals without cards and log them named.
-        self._named: Mapping[str, Any] = _NOTHING_NAMED
+        # The latest event's deal, if it was one (hands by seat, and the center of a
+        # round's first deal; ``None`` after any other event): ``_named`` shows it.
+        self._dealt_named: tuple[list[list[str]], list[str] | None] | None = None
+
+    @property
+    def _named(self) -> Mapping[str, Any]:
+        """The cards named by the latest event pushed (a deal's hands and center, as
+        fresh lists; empty after any other event, ``end`` and ``correction`` included),
+        for the bots, which push seeded deals without cards and log them named."""
+        deal = self._dealt_named
+        if deal is None:
+            return _NOTHING_NAMED
+        hands, center = deal
+        shown: dict[str, Any] = {
+            "hands": {name: list(cards) for name, cards in zip(self._names, hands, strict=True)}
+        }
+        if center is not None:
+            shown["center"] = list(center)
+        return shown
 
     @classmethod
     def start(cls, event: dict[str, Any]) -> CasinoGame:
@@ -261,7 +282,7 @@ class CasinoGame(Game):
         playing = PLAY
         names = self._names
         sheet = self.sheet
-        running, nothing = IN_PROGRESS, _NOTHING_NAMED
+        running = IN_PROGRESS
         for event in events:
             try:
                 kind = event["type"] if type(event) is dict else None
@@ -273,7 +294,7 @@ class CasinoGame(Game):
                 continue
             keys, handler, play = entry
             # the cards named by this event only (a seeded deal fills them)
-            self._named = nothing
+            self._dealt_named = None
             if (
                 not keys.issuperset(event)  # (no keys view: C-level, per key)
                 or self._status != running
@@ -303,7 +324,8 @@ class CasinoGame(Game):
                 made = handler(self, event, p, card)
                 self._hands[p].remove(card)
                 self._made[p] = made
-                if any(self._hands):
+                self._held -= 1
+                if self._held:
                     self._active = (p + 1) % self._n
                 else:
                     self._played_out()
@@ -343,7 +365,6 @@ class CasinoGame(Game):
         # Until round 1 is dealt ``_dealer`` is the start's dealer (a score sheet, whose
         # round lines move it, has no deals); each later round passes it to the left.
         dealer = (self._dealer + 1) % n if first and self._round else self._dealer
-        order = [(dealer + 1 + i) % n for i in range(n)]
         if not first and "center" in event:
             raise IllegalMove(
                 "only a round's first deal turns up a center: a later deal has no 'center'"
@@ -354,12 +375,15 @@ class CasinoGame(Game):
             deck = round_deck(self.seed, round_no) if first else self._deck
             assert deck is not None
             pos = 0 if first else len(self._dealt)
-            hands: list[list[str]] = [[] for _ in range(n)]
-            for k, p in enumerate(order):
-                hands[p] = deck[pos + HAND_SIZE * k : pos + HAND_SIZE * (k + 1)]
+            # blocks of four from ``pos``, the dealer's left first: seat p's block is
+            # number (p - dealer - 1) % n
+            hands: list[list[str]] = [
+                deck[start : start + HAND_SIZE]
+                for start in [pos + HAND_SIZE * ((p - dealer - 1) % n) for p in range(n)]
+            ]
             pos += HAND_SIZE * n
             center = deck[pos : pos + CENTER_SIZE] if first else []
-            named = {names[p]: hands[p] for p in range(n)}
+            named = dict(zip(names, hands, strict=True))
             if not (
                 ("hands" not in event or event["hands"] == named)
                 and ("center" not in event or event["center"] == center)
@@ -387,8 +411,8 @@ class CasinoGame(Game):
                         f"{c} is dealt twice in this round (a deck holds every card once)"
                     )
                 seen.add(c)
+            order = [(dealer + 1 + i) % n for i in range(n)]
             dealt = dealt_before + [c for p in order for c in hands[p]] + center
-            named = {names[p]: hands[p] for p in range(n)}
         # -- apply
         if first:
             self._round, self._dealer, self._deals = round_no, dealer, 1
@@ -400,14 +424,15 @@ class CasinoGame(Game):
         else:
             self._deals += 1
         self._dealt = dealt
-        # (the hands are the deal's own lists; the named cards are copies, kept as dealt)
+        # (the hands are the deal's own lists: ``_named`` copies them when read)
         self._hands = hands
+        self._held = HAND_SIZE * n
         self._made = [None] * n
-        self._phase, self._active = PLAY, order[0]
-        shown = {"hands": {name: list(cards) for name, cards in named.items()}}
-        if first:
-            shown["center"] = list(center)
-        self._named = shown
+        self._phase, self._active = PLAY, (dealer + 1) % n  # the dealer's left plays first
+        # What the deal named, for ``_named`` (built only when read: a replay never
+        # reads it). The hands are aliased, not copied: every later event resets this
+        # before it can change a hand, so while it is set they are still as dealt.
+        self._dealt_named = (hands, center if first else None)
 
     def _given_deal(self, event: dict[str, Any]) -> tuple[list[list[str]] | None, list[str] | None]:
         """The ``hands`` (by seat) and ``center`` a deal names, each checked (``None``
@@ -459,7 +484,7 @@ class CasinoGame(Game):
         build) not called. Returns (value, is a build); adds it to ``used``."""
         if item in used:
             raise IllegalMove(f"{item} is named twice")
-        if _BUILD_ID.fullmatch(item):
+        if item not in ALL_CARDS and _BUILD_ID.fullmatch(item):  # (a card is no build id)
             b = self._build_by_id(item)
             if b["called"] and extend:
                 raise IllegalMove(
@@ -488,7 +513,9 @@ class CasinoGame(Game):
                 f"'{field}' must be a non-empty list of loose center cards and build ids like 'b1'"
             )
         for item in value:
-            if not (_is_card(item) or (type(item) is str and _BUILD_ID.fullmatch(item))):
+            if type(item) is not str or (  # (_is_card inline: no call for a card code)
+                item not in ALL_CARDS and not _BUILD_ID.fullmatch(item)
+            ):
                 raise InvalidEvent(
                     f"'{field}' names loose center cards (like '7H') and build ids (like "
                     f"'b1'), not {shown(item)}"
@@ -508,6 +535,13 @@ class CasinoGame(Game):
                 "or build ids like 'b1'"
             )
         for item in take:
+            if (
+                type(item) is list
+                and len(item) == 1
+                and type(item[0]) is str
+                and item[0] in ALL_CARDS
+            ):  # the usual item, one card code (what the checks below accept, no call)
+                continue
             if type(item) is str:
                 if not _BUILD_ID.fullmatch(item):
                     hint = (
@@ -800,7 +834,7 @@ class CasinoGame(Game):
         """After an ``end`` (:meth:`Game._apply_end`: ``reason`` ``time`` or
         ``adjudicated``, an optional ``referee`` and ``placements``): without
         placements the players are ranked by the totals of the finished rounds."""
-        self._named = _NOTHING_NAMED
+        self._dealt_named = None
         self._finish(places)
 
     def _finish(self, places: dict[int, int] | None) -> None:
@@ -1023,6 +1057,7 @@ class CasinoGame(Game):
             g._deck = None if state["deck"] is None else list(state["deck"])
             g._dealt = list(state["dealt"])
             g._hands = [list(h) for h in state["hands"]]
+            g._held = sum(map(len, g._hands))
             g._loose = list(state["loose"])
             g._builds = [{**b, "cards": list(b["cards"])} for b in state["builds"]]
             g._next_build = state["next_build"]
@@ -1058,7 +1093,7 @@ class CasinoGame(Game):
         g._scores = list(self._scores)
         g._placements = None if self._placements is None else dict(self._placements)
         g._end = None if self._end is None else dict(self._end)
-        g._named = _NOTHING_NAMED
+        g._dealt_named = None
         return g
 
 
