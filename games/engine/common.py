@@ -34,6 +34,7 @@ __all__ = [
     "placements_line",
     "places_text",
     "public_deal_event",
+    "run_tables",
     "round_rng",
     "seeded_mismatch",
     "shuffle",
@@ -247,6 +248,29 @@ def apply_other_type(
         check_event_type(event, keys_by_type, game._status, game.sheet, sheet_line)
     game._apply_shared(event, game._event_type(event))  # type: ignore[arg-type]
     game._events += 1
+
+
+#: One entry of a ``_run`` table: the type's fields, its handler, a flag of the kind's.
+RunEntry = tuple[frozenset[str], Any, bool]
+
+
+def run_tables(
+    keys_by_type: Mapping[str, frozenset[str]],
+    handlers: Mapping[str, Any],
+    flagged: frozenset[str],
+    sheet_line: str,
+) -> tuple[dict[str, RunEntry], dict[str, RunEntry]]:
+    """The two tables of UNO's and Casino's ``_run`` (one lookup an event), for a played
+    game and for a score sheet: each own type the game takes to ``(its fields, its
+    handler, whether it is in flagged)``. ``end`` is the base class's; the
+    ``sheet_line`` type only on a sheet, every other type only in a played game."""
+    played = {
+        kind: (keys, handlers[kind], kind in flagged)
+        for kind, keys in keys_by_type.items()
+        if kind not in ("end", sheet_line)
+    }
+    sheet = {sheet_line: (keys_by_type[sheet_line], handlers[sheet_line], False)}
+    return played, sheet
 
 
 def check_event_type(

@@ -10,8 +10,6 @@ may leave out ``hands`` and ``center`` (when given they must match).
 State, in seat order ``0..n-1`` (clockwise; a player's left is the next seat):
 
 * ``_hands[p]``: p's cards in the order dealt (a play removes the card).
-  ``_held``: how many cards the hands hold together (kept as deals and plays change
-  them; 0 exactly when every hand is empty).
 * ``_loose``: the loose center cards in the order they arrived; ``_builds``: the builds
   in order of id, each ``{"id", "value", "owner" (a seat), "called", "cards"}`` with
   its cards sorted by value then suit.
@@ -48,6 +46,7 @@ from ..common import (
     is_int,
     placements_line,
     public_deal_event,
+    run_tables,
     seeded_mismatch,
     start_dealer,
     start_sheet_and_seed,
@@ -173,10 +172,6 @@ class CasinoGame(Game):
         self._deck: list[str] | None = None
         self._dealt: list[str] = []
         self._hands: list[list[str]] = []
-        # The cards in all hands together (``sum(map(len, _hands))``, kept as the hands
-        # change: a deal sets it, a play takes one), so that a play learns whether every
-        # hand is empty without looking at each (``_run``).
-        self._held = 0
         self._loose: list[str] = []
         self._builds: list[dict[str, Any]] = []
         self._next_build = 1
@@ -324,8 +319,7 @@ class CasinoGame(Game):
                 made = handler(self, event, p, card)
                 self._hands[p].remove(card)
                 self._made[p] = made
-                self._held -= 1
-                if self._held:
+                if any(self._hands):
                     self._active = (p + 1) % self._n
                 else:
                     self._played_out()
@@ -426,7 +420,6 @@ class CasinoGame(Game):
         self._dealt = dealt
         # (the hands are the deal's own lists: ``_named`` copies them when read)
         self._hands = hands
-        self._held = HAND_SIZE * n
         self._made = [None] * n
         self._phase, self._active = PLAY, (dealer + 1) % n  # the dealer's left plays first
         # What the deal named, for ``_named`` (built only when read: a replay never
@@ -1057,7 +1050,6 @@ class CasinoGame(Game):
             g._deck = None if state["deck"] is None else list(state["deck"])
             g._dealt = list(state["dealt"])
             g._hands = [list(h) for h in state["hands"]]
-            g._held = sum(map(len, g._hands))
             g._loose = list(state["loose"])
             g._builds = [{**b, "cards": list(b["cards"])} for b in state["builds"]]
             g._next_build = state["next_build"]
@@ -1149,16 +1141,9 @@ def _disjoint_collections(
 #: The handler of each event type but ``end`` (see :meth:`CasinoGame.push`); each checks
 #: everything before it changes anything.
 _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
-#: The fields of each of Casino's own event types that a game that is played takes (``end``
-#: is the base class's; a score sheet's "round" lines only on a sheet), and those a score
-#: sheet takes: ``_run``'s one lookup for the type and its fields, in its game's table.
-_KEYS_PLAYED = {kind: keys for kind, keys in _KEYS.items() if kind not in ("end", "round")}
-_KEYS_SHEET = {"round": _KEYS["round"]}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})
-#: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet):
-#: the type's fields, its handler, and whether it is a play.
-_PLAYED_TYPES = {
-    kind: (keys, _HANDLERS[kind], kind in _PLAYS) for kind, keys in _KEYS_PLAYED.items()
-}
-_SHEET_TYPES = {kind: (keys, _HANDLERS[kind], False) for kind, keys in _KEYS_SHEET.items()}
+#: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet,
+#: which takes "round" lines only): the type's fields, its handler, and whether it is a
+#: play.
+_PLAYED_TYPES, _SHEET_TYPES = run_tables(_KEYS, _HANDLERS, _PLAYS, "round")

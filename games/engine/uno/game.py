@@ -48,6 +48,7 @@ from ..common import (
     placements_line,
     public_deal_event,
     round_rng,
+    run_tables,
     seeded_mismatch,
     shuffle,
     start_dealer,
@@ -1285,13 +1286,7 @@ _SLOTS = tuple(getattr(UnoGame, name) for name in UnoGame.__slots__)
 _HANDLERS = {kind: getattr(UnoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The events only the player to move may send (``_run`` checks that first: _actor).
 _BY_THE_PLAYER_TO_MOVE = frozenset({"color", "play", "draw", "pass", "challenge"})
-#: Each of UNO's own event types that a game that is played takes (``end`` is the base
-#: class's; a score sheet's "hand" lines only on a sheet), and those a score sheet
-#: takes: ``_run``'s one lookup for the type's fields, its handler and whether only the
+#: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet,
+#: which takes "hand" lines only): the type's fields, its handler, and whether only the
 #: player to move sends it.
-_PLAYED_TYPES = {
-    kind: (keys, _HANDLERS[kind], kind in _BY_THE_PLAYER_TO_MOVE)
-    for kind, keys in _KEYS.items()
-    if kind not in ("end", "hand")
-}
-_SHEET_TYPES = {"hand": (_KEYS["hand"], _HANDLERS["hand"], False)}
+_PLAYED_TYPES, _SHEET_TYPES = run_tables(_KEYS, _HANDLERS, _BY_THE_PLAYER_TO_MOVE, "hand")
