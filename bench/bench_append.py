@@ -26,14 +26,13 @@ import contextlib
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_progression import BASE_DIR, database, tree  # noqa: E402
+from bench_progression import BASE_DIR, run_child, tree  # noqa: E402
 
 #: Runs in the tree under test (its directory first on ``sys.path``): one JSON line,
 #: the appends' wall times in seconds.
@@ -62,25 +61,8 @@ print(json.dumps(times))
 
 def run(code_dir: Path, games: int, first: int, last: int, workdir: Path) -> list[float]:
     """The append times of one run of :data:`CHILD` in ``code_dir``."""
-    with database(workdir) as url:
-        env = {
-            **os.environ,
-            "DATABASE_URL": url,
-            "REDIS_URL": "",  # the embedded mode: eager tasks, local cache
-            "CELERY_TASK_ALWAYS_EAGER": "true",
-            "DJANGO_SETTINGS_MODULE": "tock_site.settings",
-            "DJANGO_DEBUG": "false",
-            "PYTHONPATH": str(code_dir),
-        }
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, str(games), str(first), str(last)],
-            cwd=code_dir,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    out = run_child(code_dir, CHILD, [str(games), str(first), str(last)], workdir)
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def main() -> None:

@@ -152,15 +152,11 @@ def tree(commit: str, workdir: Path) -> Iterator[Path]:
         )
 
 
-def run(
-    code_dir: Path,
-    players: int,
-    rounds: int,
-    workdir: Path,
-    collect: bool = False,
-    warm_up: bool = False,
-) -> list[dict]:
-    """The progressed rounds' figures of one run of :data:`CHILD` in ``code_dir``."""
+def run_child(code_dir: Path, child: str, args: list[str], workdir: Path) -> str:
+    """The standard output of the script ``child`` run with ``args`` in the tree
+    ``code_dir`` (its directory first on ``sys.path``), in the embedded mode (eager
+    tasks, local cache) on a fresh database of its own (:func:`database`). Shared by the
+    benchmarks that compare two trees (this one, ``bench_append.py``)."""
     with database(workdir) as url:
         env = {
             **os.environ,
@@ -171,23 +167,28 @@ def run(
             "DJANGO_DEBUG": "false",
             "PYTHONPATH": str(code_dir),
         }
-        out = subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                CHILD,
-                str(players),
-                str(rounds),
-                "1" if collect else "0",
-                "1" if warm_up else "0",
-            ],
+        return subprocess.run(
+            [sys.executable, "-c", child, *args],
             cwd=code_dir,
             env=env,
             check=True,
             capture_output=True,
             text=True,
-        )
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+        ).stdout
+
+
+def run(
+    code_dir: Path,
+    players: int,
+    rounds: int,
+    workdir: Path,
+    collect: bool = False,
+    warm_up: bool = False,
+) -> list[dict]:
+    """The progressed rounds' figures of one run of :data:`CHILD` in ``code_dir``."""
+    flags = ["1" if collect else "0", "1" if warm_up else "0"]
+    out = run_child(code_dir, CHILD, [str(players), str(rounds), *flags], workdir)
+    return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
 
 
 def main() -> None:
