@@ -174,7 +174,7 @@ def user_tournament_roles(*, user: Any, tournament: Tournament) -> frozenset[str
         .first()
     )
     remember_roles(tournament=tournament, user=user, bits=bits or 0)
-    return _roles_from_bits(bits or 0)
+    return tournament.__dict__[_ROLES_ATTR][1]
 
 
 def user_can_view_tournament(*, user: Any, tournament: Tournament) -> bool:

@@ -139,20 +139,14 @@ _SEATING_STATUSES = (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
 def my_live_tournaments(*, user: Any) -> list[int]:
     """Ids of the tournaments whose seating may change the signed-in user's table: those
     their player is registered in (not dropped), open for registration or running, and
-    that the user may see. What the home page's live "my table" listens to. 2 queries
-    (the registrations, the visible ones among them)."""
+    that the user may see. What the home page's live "my table" listens to. 1 query."""
     from tournaments.selectors import tournament_list
 
     if not user_is_signed_in(user=user):
         return []
-    ids = set(
-        Registration.objects.filter(
-            player__user_id=user.pk,
-            dropped=False,
-            tournament__status__in=_SEATING_STATUSES,
-        ).values_list("tournament_id", flat=True)
+    mine = tournament_list(user=user).filter(
+        status__in=_SEATING_STATUSES,
+        registrations__player__user_id=user.pk,
+        registrations__dropped=False,
     )
-    if not ids:
-        return []
-    visible = tournament_list(user=user).filter(pk__in=ids).values_list("pk", flat=True)
-    return sorted(visible)
+    return sorted(set(mine.values_list("pk", flat=True)))

@@ -64,66 +64,64 @@ def standings_invalidate(*, tournament_id: int) -> None:
     _bump(tournament_id)
 
 
-def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
-    """:func:`~tournaments.selectors.standings.tournament_standings` for the pages and
-    the API: the same rows, masked for ``user``, from the cache when the event is big
-    and nothing changed since they were computed."""
-    try:
-        version = cache.get(_version_key(tournament.pk), 0)
-        key = _rows_key(tournament, version)
-        cached = cache.get(key)
-    except Exception:  # the cache is down: computed, as for a small event
-        logger.warning("standings cache unreachable", exc_info=True)
-        key, cached = None, None
-    if cached is None:
-        rows = standings_unmasked(tournament=tournament)
-        if key is not None and len(rows) >= CACHE_MIN_ROWS:
-            try:
-                cache.set(key, rows, CACHE_SECONDS)  # a copy (pickled), before masking
-            except Exception:
-                logger.warning("standings cache: rows not stored", exc_info=True)
-        return standings_mask(rows=rows, tournament=tournament, user=user)
-    # Privacy is read afresh: a player who hid since the rows were cached is hidden now.
-    # (Hidden players are few: all of them, then those of these rows.)
-    hidden = set(Player.objects.filter(hidden=True).values_list("pk", flat=True))
-    # ``cached`` is this request's own copy (the cache unpickles on every read).
-    for row in cached:
-        row.hidden = row.player_id in hidden
-    return standings_mask(rows=cached, tournament=tournament, user=user)
-
-
-def standings_of_many(*, tournaments: list[Tournament]) -> dict[int, list[StandingRow]]:
-    """The unmasked standings rows of several tournaments (a season's table), by id:
-    from the cache in two round trips for all of them (the versions, then the rows),
-    computed for the others, which are kept whatever their size: a season lists
-    finished tournaments, whose rows change only with a correction (a change, which
-    moves the version on). Masking is the caller's (a season table names players by
-    id and reads their names itself)."""
-    if not tournaments:
-        return {}
+def _rows(
+    tournaments: list[Tournament], *, min_rows: int
+) -> dict[int, tuple[list[StandingRow], bool]]:
+    """Each tournament's unmasked rows by id, with whether they came from the cache: the
+    versions, then the rows, in two cache round trips for them all; the others computed
+    and kept when they have ``min_rows`` rows or more. A cache that cannot be reached
+    is skipped (logged): every one is computed."""
     try:
         versions = cache.get_many([_version_key(t.pk) for t in tournaments])
         keys = {t.pk: _rows_key(t, versions.get(_version_key(t.pk), 0)) for t in tournaments}
         found = cache.get_many(list(keys.values()))
-    except Exception:  # the cache is down: every one computed
+    except Exception:
         logger.warning("standings cache unreachable", exc_info=True)
         keys, found = {}, {}
-    rows_of: dict[int, list[StandingRow]] = {}
+    out: dict[int, tuple[list[StandingRow], bool]] = {}
     computed: dict[str, list[StandingRow]] = {}
     for t in tournaments:
         key = keys.get(t.pk)
         rows = found.get(key) if key is not None else None
-        if rows is None:
-            rows = standings_unmasked(tournament=t)
-            if key is not None:
-                computed[key] = rows
-        rows_of[t.pk] = rows
+        if rows is not None:
+            out[t.pk] = (rows, True)
+            continue
+        rows = standings_unmasked(tournament=t)
+        if key is not None and len(rows) >= min_rows:
+            computed[key] = rows
+        out[t.pk] = (rows, False)
     if computed:
         try:
-            cache.set_many(computed, CACHE_SECONDS)  # copies (pickled)
+            cache.set_many(computed, CACHE_SECONDS)  # copies (pickled), before masking
         except Exception:
             logger.warning("standings cache: rows not stored", exc_info=True)
-    return rows_of
+    return out
+
+
+def tournament_standings_cached(*, tournament: Tournament, user: Any = None) -> list[StandingRow]:
+    """:func:`~tournaments.selectors.standings.tournament_standings` for the pages and
+    the API: the same rows, masked for ``user``, from the cache when the event is big
+    and nothing changed since they were computed."""
+    rows, cached = _rows([tournament], min_rows=CACHE_MIN_ROWS)[tournament.pk]
+    if cached:
+        # Privacy is read afresh: a player who hid since the rows were cached is hidden
+        # now. (Hidden players are few: all of them, then those of these rows.)
+        hidden = set(Player.objects.filter(hidden=True).values_list("pk", flat=True))
+        # ``rows`` is this request's own copy (the cache unpickles on every read).
+        for row in rows:
+            row.hidden = row.player_id in hidden
+    return standings_mask(rows=rows, tournament=tournament, user=user)
+
+
+def standings_of_many(*, tournaments: list[Tournament]) -> dict[int, list[StandingRow]]:
+    """The unmasked standings rows of several tournaments (a season's table), by id:
+    from the cache in two round trips for all of them, computed for the others, which
+    are kept whatever their size: a season lists finished tournaments, whose rows change
+    only with a correction (a change, which moves the version on). Masking is the
+    caller's (a season table names players by id and reads their names itself)."""
+    if not tournaments:
+        return {}
+    return {pk: rows for pk, (rows, _cached) in _rows(tournaments, min_rows=0).items()}
 
 
 __all__ = [

@@ -112,6 +112,15 @@ def _json_forms(text: str) -> set[str]:
     return {text, json.dumps(text)[1:-1]}
 
 
+def _mentions(*, field: str, texts: list[str]) -> Q:
+    """Rows whose JSON ``field`` holds any of ``texts`` in any of its stored forms."""
+    mentions = Q()
+    for text in set(texts) - {""}:
+        for form in _json_forms(text):
+            mentions |= Q(**{f"{field}__icontains": form})
+    return mentions
+
+
 def _games_of(player: Player) -> list[int]:
     """Ids of every game that names the player: their seats' games, friendly games
     (a text match on ``players``), and games whose events mention the handle or the
@@ -119,10 +128,7 @@ def _games_of(player: Player) -> list[int]:
     handle, name = player.handle, player.display_name
     ids = set(Seat.objects.filter(player=player).values_list("table__game_id", flat=True))
     ids |= set(Game.objects.filter(players__icontains=f'"{handle}"').values_list("pk", flat=True))
-    mentions = Q()
-    for text in {handle, name} - {""}:
-        for form in _json_forms(text):
-            mentions |= Q(data__icontains=form)
+    mentions = _mentions(field="data", texts=[handle, name])
     ids |= set(GameEvent.objects.filter(mentions).values_list("game_id", flat=True).distinct())
     return sorted(ids)
 
@@ -190,8 +196,8 @@ def _rename_in_records(*, game_ids: list[int], old: str, new: str, texts: list[s
         save_if_changed(
             ruling,
             {
-                "knocker": new if ruling.knocker == old else ruling.knocker,
-                "against": new if ruling.against == old else ruling.against,
+                "knocker": renamed(ruling.knocker),
+                "against": renamed(ruling.against),
                 "placements": renamed(ruling.placements),
                 "previous_placements": renamed(ruling.previous_placements),
                 "position": renamed(ruling.position),
@@ -209,10 +215,7 @@ def _rename_in_records(*, game_ids: list[int], old: str, new: str, texts: list[s
         )
     for call in RefereeCall.objects.filter(game_id__in=game_ids):
         save_if_changed(call, {"reason": scrubbed(call.reason)})
-    mentions = Q()
-    for text in {old, *texts} - {""}:
-        for form in _json_forms(text):
-            mentions |= Q(details__icontains=form)
+    mentions = _mentions(field="details", texts=[old, *texts])
     for model in (TournamentAudit, LeagueAudit):
         for line in model.objects.filter(mentions):
             details = rename_in_json(line.details, old=old, new=new, texts=texts, free_text=True)
