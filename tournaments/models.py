@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.fields import FastJSONField
+from games.fields import FastJSONField, JSONTextField
 from games.models import Game, game_kind_choices
 
 #: Tiebreak keys understood by the standings selector, in the default order.
@@ -441,9 +441,9 @@ class Round(models.Model):
 
 class RoundSeating(models.Model):
     """How a round was seated (issue 25): ``record`` holds ``method``, ``seed``,
-    ``repeats``, ``spread``, ``seat_cost``, ``lower_bound`` and the seating ``request``
-    (handles as ids): ``python -m tournaments.seating`` on it gives the same tables.
-    No row for rounds seated before it was kept.
+    ``repeats``, ``spread``, ``seat_cost`` and ``lower_bound``, ``request`` the seating
+    request (handles as ids): ``python -m tournaments.seating`` on it gives the same
+    tables. No row for rounds seated before it was kept.
 
     A table of its own rather than a column of :class:`Round`: the request names every
     player and every pair that has met, so it grows with the event (hundreds of
@@ -458,8 +458,11 @@ class RoundSeating(models.Model):
         primary_key=True,
         related_name="seating_record",
     )
-    # written with orjson (the largest JSON document a progression writes)
+    # what the rounds list reads of every round (``jsonb``: its keys are looked up)
     record = FastJSONField(_("seating"), default=dict, blank=True)
+    # The largest JSON document a progression writes, read only whole (by the seating
+    # page and the API): ``json``, not ``jsonb``, which converts it at every write.
+    request = JSONTextField(_("seating request"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("round seating")
@@ -472,8 +475,14 @@ class RoundSeating(models.Model):
 class Table(models.Model):
     """A table of a round; it points at the game played there."""
 
+    # No index of its own: ``table_unique_number``'s (round, number) serves the lookups
+    # by round, and a progression inserts a round's tables at once (issue 26).
     round = models.ForeignKey(
-        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="tables"
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.CASCADE,
+        related_name="tables",
+        db_index=False,
     )
     number = models.PositiveSmallIntegerField(_("number"))
     game = models.OneToOneField(
@@ -495,8 +504,14 @@ class Table(models.Model):
 class Seat(models.Model):
     """A player's seat at a table; ``position`` 0, 1, ... is the clockwise order."""
 
+    # No index of its own: ``seat_unique_position``'s (table, position) serves the
+    # lookups by table; one index less to fill for the 1,000 seats of a large round.
     table = models.ForeignKey(
-        Table, verbose_name=_("table"), on_delete=models.CASCADE, related_name="seats"
+        Table,
+        verbose_name=_("table"),
+        on_delete=models.CASCADE,
+        related_name="seats",
+        db_index=False,
     )
     position = models.PositiveSmallIntegerField(_("position"))
     player = models.ForeignKey(

@@ -89,15 +89,13 @@ def world(db) -> World:
             met={frozenset((everyone[0].pk, everyone[1].pk)): 1},
             seed=number,
         )
+        record = seating_record(
+            request,
+            seating.seat_round_explained(request),
+            handle_of={p.pk: p.handle for p in everyone},
+        )
         RoundSeating.objects.update_or_create(
-            round=rnd,
-            defaults={
-                "record": seating_record(
-                    request,
-                    seating.seat_round_explained(request),
-                    handle_of={p.pk: p.handle for p in everyone},
-                )
-            },
+            round=rnd, defaults={"request": record.pop("request"), "record": record}
         )
     friendly = game_services.game_create(kind="tock", players=[SECRET_HANDLE, "ann"], user=None)
     game_services.game_attach_log(

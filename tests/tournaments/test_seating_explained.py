@@ -139,7 +139,7 @@ def test_the_leaders_share_the_top_table_in_the_last_round(club):
     league, _organizer, org, commit = club
     tid = _event(org, league, commit, rounds=3, top_table_final=True, rng_seed=4)
     last = Round.objects.get(tournament_id=tid, number=3)
-    request = last.seating_record.record["request"]
+    request = last.seating_record.request
     order = [p["id"] for p in request["players"]]
     assert request["top_table"] is True
     first_table = last.tables.get(number=1)

@@ -20,10 +20,14 @@ from tournaments.selectors.privacy import Masker, hidden_handle
 
 
 def round_seating_record(*, rnd: Round | int) -> dict[str, Any]:
-    """What ``rnd`` keeps of its seating (:class:`RoundSeating`), ``{}`` when nothing was
-    kept. 1 query."""
-    found = RoundSeating.objects.filter(round=rnd).values_list("record", flat=True).first()
-    return found or {}
+    """What ``rnd`` keeps of its seating (:class:`RoundSeating`: the record with its
+    ``request``, as :func:`tournaments.services.draw.seating_record` made it), ``{}``
+    when nothing was kept. 1 query."""
+    found = RoundSeating.objects.filter(round=rnd).values_list("record", "request").first()
+    if found is None:
+        return {}
+    record, request = found
+    return {**record, "request": request} if request else dict(record)
 
 
 #: What :func:`seating_sentence` reads of a kept seating (not its request, which names
@@ -42,7 +46,7 @@ def round_seating(*, rnd: Round, user: Any) -> dict[str, Any]:
     """``{"method", "seed", "repeats", "spread", "seat_cost", "lower_bound", "request"}``
     (each ``None`` for a round seated before this was kept). 1 query, plus the viewer's
     rights when the request names a hidden player."""
-    stored = dict(round_seating_record(rnd=rnd))
+    stored = round_seating_record(rnd=rnd)
     request = stored.get("request")
     if request:
         handles = {p["id"] for p in request.get("players", [])}

@@ -369,10 +369,8 @@ def seat_tables(
     tables = outcome.tables
     # The round has no record yet: a new round, or one whose record round_reseat
     # deleted with its tables (one INSERT, not update_or_create's lock and write).
-    RoundSeating.objects.create(
-        round=rnd,
-        record=seating_record(request, outcome, handle_of={p.pk: p.handle for p in order}),
-    )
+    record = seating_record(request, outcome, handle_of={p.pk: p.handle for p in order})
+    RoundSeating.objects.create(round=rnd, request=record.pop("request"), record=record)
     groups = [[by_id[pk] for pk in table] for table in tables]
     # Games, tables and seats: one INSERT each, ids only (games.bulk.insert_rows).
     game_ids = recording.games_create_ids(
@@ -403,7 +401,9 @@ def seating_record(
 ) -> dict[str, Any]:
     """What a round keeps of its seating (:class:`RoundSeating`): the method, seed and what
     it achieved, and the request with handles for ids, which ``python -m
-    tournaments.seating`` seats again into the same tables (ids are labels only)."""
+    tournaments.seating`` seats again into the same tables (ids are labels only). Stored
+    with the ``request`` in a column of its own, read back as one dict
+    (:func:`tournaments.selectors.seating.round_seating_record`)."""
     data = request.to_json(labels=handle_of)
     return {
         "method": outcome.method,

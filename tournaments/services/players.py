@@ -159,13 +159,13 @@ def _scrub_admin_log(*, old_texts: list[str], new: str) -> int:
 
 def _rename_in_seatings(*, player: Player, old: str, new: str) -> None:
     """``old`` -> ``new`` in the stored seating request of every round ``player`` sat in."""
-    kept = RoundSeating.objects.filter(round__tables__seats__player=player).distinct()
+    # (a subquery, not a join made distinct: a ``json`` column has no equality)
+    rounds = Seat.objects.filter(player=player).values("table__round_id")
+    kept = RoundSeating.objects.filter(round_id__in=rounds)
     for seating in kept:
-        request = (seating.record or {}).get("request")
-        if not request:
-            continue
-        seating.record["request"] = SeatingRequest.relabel_json(request, {old: new})
-        seating.save(update_fields=["record"])
+        if seating.request:
+            seating.request = SeatingRequest.relabel_json(seating.request, {old: new})
+            seating.save(update_fields=["request"])
 
 
 def _rename_in_records(*, game_ids: list[int], old: str, new: str, texts: list[str]) -> int:
