@@ -75,6 +75,17 @@ class TournamentChanged(Change):
 
 
 @dataclass(frozen=True)
+class RegistrationChanged(Change):
+    """The registration of a player who has an account (``user_id``) changed: registered,
+    checked in or out, dropped, reinstated, moved up from the waitlist. Recorded beside
+    the step's :class:`TournamentChanged`, for that account's own pages: which
+    tournaments their "my table" follows may have changed."""
+
+    tournament_id: int
+    user_id: int
+
+
+@dataclass(frozen=True)
 class RulingRecorded(Change):
     """A referee's ruling or a correction of a result was stored for a game."""
 

@@ -50,6 +50,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament.{tournament_id}"
 
 
+def user_group(user_id: int) -> str:
+    """The channel-layer group of the signed-in user's own live pages (``/ws/me/``)."""
+    return f"user.{user_id}"
+
+
 class _Sender:
     """The per-process sending thread (started on first use, again after a fork)."""
 

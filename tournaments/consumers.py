@@ -41,7 +41,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from games.errors import GameNotFound
-from outbox.live import game_group, tournament_group
+from outbox.live import game_group, tournament_group, user_group
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +138,10 @@ class _LiveConsumer(AsyncJsonWebsocketConsumer):
     async def subscribe(self, group: str) -> None:
         self.group_names = (*self.group_names, group)
         await self.channel_layer.group_add(group, self.channel_name)
+
+    async def unsubscribe(self, group: str) -> None:
+        self.group_names = tuple(g for g in self.group_names if g != group)
+        await self.channel_layer.group_discard(group, self.channel_name)
 
     async def disconnect(self, code: int) -> None:
         groups, self.group_names = self.group_names, ()
@@ -484,15 +488,23 @@ class MyTablesConsumer(_BatchedConsumer):
     :data:`CLOSE_FORBIDDEN`): ``{"type": "me", "tournaments": [...], "changed":
     [...]}`` at most once a second when the seating, a round, a tournament's status or
     the round clock changed in a tournament the user's player is registered in (open
-    for registration or running, visible to them: read when the socket opens). The
-    home page's "my table" listens here, so a player sees their next table appear
-    without reloading. Results are not sent: they do not move a table."""
+    for registration or running, visible to them). The home page's "my table" listens
+    here, so a player sees their next table appear without reloading. Results are not
+    sent: they do not move a table.
+
+    Which tournaments those are is read when the socket opens, and again whenever one
+    of the player's registrations changes (``me.follow`` on the account's own group,
+    :func:`~outbox.live.user_group`): signed up at the desk with the page open, the
+    player is followed from then on. A tournament followed or left so sends
+    ``registrations`` once: its round may have been seated before the socket joined it,
+    and a player who dropped out keeps no table there."""
 
     user: Any
 
     async def connect(self) -> None:
         self.start_batching()
         self.tournaments: dict[int, None] = {}
+        self.followed: list[int] = []
         try:
             self.user, _query = await self.identify()
             if not self.user.is_authenticated:
@@ -500,11 +512,32 @@ class MyTablesConsumer(_BatchedConsumer):
         except _Refused as refused:
             await self.refuse(refused.code)
             return
-        followed = await database_sync_to_async(_my_tournaments)(user=self.user)
-        for tournament_id in followed:
-            await self.subscribe(tournament_group(tournament_id))
+        await self.subscribe(user_group(self.user.pk))  # first: no change in between is lost
+        await self.follow()
         await self.accept()
-        await self.send_json({"type": "hello", "tournaments": followed})
+        await self.send_json({"type": "hello", "tournaments": self.followed})
+
+    async def follow(self) -> list[int]:
+        """Read the user's tournaments and follow exactly those; returns the ones
+        followed or left so."""
+        now = await database_sync_to_async(_my_tournaments)(user=self.user)
+        before = set(self.followed)
+        left = sorted(before.difference(now))
+        added = [t for t in now if t not in before]
+        for tournament_id in left:
+            await self.unsubscribe(tournament_group(tournament_id))
+        for tournament_id in added:
+            await self.subscribe(tournament_group(tournament_id))
+        self.followed = now
+        return left + added
+
+    async def me_follow(self, message: dict[str, Any]) -> None:
+        """One of the user's registrations changed (:mod:`tournaments.effects`)."""
+        moved = await self.follow()
+        for tournament_id in moved:
+            self.tournaments[tournament_id] = None
+        if moved:
+            self.note(["registrations"])
 
     async def visible(self) -> bool:
         return True  # the user's own tables: nothing of anybody else's is sent

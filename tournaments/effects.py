@@ -6,25 +6,28 @@ does. In the transaction of the change run only what must be part of it (an outb
 row, finishing the round); caches and live messages wait for the commit and go out
 once per transaction, however many changes asked for them.
 
-=====================  ==========================  ===================  =====================
-change                 in the transaction          caches (after        live messages (after
-                                                   commit)              commit)
-=====================  ==========================  ===================  =====================
-``GameChanged``        result changed: finish the  result changed or    events added or
-                       table's round (and the      listings changed     result changed:
-                       tournament); outbox         (started, players,   ``game.changed`` to
-                       ``ratings.update_for_game`` created): pages;     ``game.<id>``, and to
-                                                   result changed: the  ``tournament.<id>``
-                                                   tournament's         when the result
-                                                   standings            changed
-``TournamentChanged``  --                          pages, standings     ``tournament.changed``
-                                                                        with the action's
-                                                                        :data:`LIVE_CHANGES`
-``RulingRecorded``     --                          pages                --
-``PlayerChanged``      --                          pages (privacy)      --
-``LeagueChanged``      --                          pages                --
-``RatingsChanged``     --                          pages                --
-=====================  ==========================  ===================  =====================
+=======================  ==========================  ===================  =====================
+change                   in the transaction          caches (after        live messages (after
+                                                     commit)              commit)
+=======================  ==========================  ===================  =====================
+``GameChanged``          result changed: finish the  result changed or    events added or
+                         table's round (and the      listings changed     result changed:
+                         tournament); outbox         (started, players,   ``game.changed`` to
+                         ``ratings.update_for_game`` created): pages;     ``game.<id>``, and to
+                                                     result changed: the  ``tournament.<id>``
+                                                     tournament's         when the result
+                                                     standings            changed
+``TournamentChanged``    --                          pages, standings     ``tournament.changed``
+                                                                          with the action's
+                                                                          :data:`LIVE_CHANGES`
+``RegistrationChanged``  --                          --                   ``me.follow`` to
+                                                                          ``user.<id>`` (the
+                                                                          account's own pages)
+``RulingRecorded``       --                          pages                --
+``PlayerChanged``        --                          pages (privacy)      --
+``LeagueChanged``        --                          pages                --
+``RatingsChanged``       --                          pages                --
+=======================  ==========================  ===================  =====================
 
 The messages are hints: each socket reads what its user may see and sends that; a game
 socket also sends the game page's live regions, rendered once per change and audience
@@ -48,10 +51,11 @@ from outbox.changes import (
     LeagueChanged,
     PlayerChanged,
     RatingsChanged,
+    RegistrationChanged,
     RulingRecorded,
     TournamentChanged,
 )
-from outbox.live import game_group, latest_per_group, live_send, tournament_group
+from outbox.live import game_group, latest_per_group, live_send, tournament_group, user_group
 from outbox.services import outbox_record
 from ratings.services import RATE_GAME
 from tock_site.page_cache import pages_changed
@@ -156,6 +160,11 @@ def _tournament(change: TournamentChanged, plan: Plan) -> None:
         plan.send(group, _tournament_changed(change.tournament_id, changed))
 
 
+def _registration(change: RegistrationChanged, plan: Plan) -> None:
+    # (the step's TournamentChanged moves the pages and the standings on)
+    plan.send(user_group(change.user_id), {"type": "me.follow", "tournament": change.tournament_id})
+
+
 def _pages_only(change: Change, plan: Plan) -> None:
     plan.pages = True
 
@@ -164,6 +173,7 @@ def _pages_only(change: Change, plan: Plan) -> None:
 HANDLERS = {
     GameChanged: _game,
     TournamentChanged: _tournament,
+    RegistrationChanged: _registration,
     RulingRecorded: _pages_only,
     PlayerChanged: _pages_only,
     LeagueChanged: _pages_only,

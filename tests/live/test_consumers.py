@@ -373,6 +373,72 @@ async def test_my_tables_socket_hears_the_seating_of_the_players_tournaments_onl
         await socket.disconnect()
 
 
+async def test_my_tables_socket_follows_a_tournament_the_player_signs_up_for_later(layer, staff):
+    """Registered at the desk while their home page is open, a player's socket follows
+    that tournament from then on (one ``registrations`` message, then its seating);
+    dropped, it says so once and stops following it. Another player's registration says
+    nothing."""
+    from tests.tournaments.factories import (
+        PlayerFactory,
+        TournamentFactory,
+        TournamentRoleFactory,
+        UserFactory,
+    )
+    from tournaments.services.core import audit_write
+
+    organizer = staff[Role.ORGANIZER]
+
+    def setup():
+        user = UserFactory(username="late-ann")
+        later = TournamentFactory(status="running")
+        TournamentRoleFactory(tournament=later, role=Role.ORGANIZER, user=organizer)
+        return user, PlayerFactory(handle="late-ann", user=user), PlayerFactory(), later
+
+    user, mine, other, later = await database_sync_to_async(setup)()
+    socket = await _open("/ws/me/", user=user)
+    try:
+        assert await _receive(socket) == {"type": "hello", "tournaments": []}
+        await database_sync_to_async(services.registration_create)(
+            tournament=later, player=other, user=organizer
+        )
+        await sync_to_async(live_flush)()
+        assert await _silent(socket)
+        registration = await database_sync_to_async(services.registration_create)(
+            tournament=later, player=mine, user=organizer
+        )
+        await sync_to_async(live_flush)()
+        assert await _receive(socket) == {
+            "type": "me",
+            "tournaments": [later.pk],
+            "changed": ["registrations"],
+        }
+        await database_sync_to_async(audit_write)(
+            tournament=later, user=None, action="round_seated"
+        )
+        await sync_to_async(live_flush)()
+        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == {
+            "type": "me",
+            "tournaments": [later.pk],
+            "changed": ["seating", "rounds"],
+        }
+        await database_sync_to_async(services.registration_drop)(
+            registration=registration, user=user
+        )
+        await sync_to_async(live_flush)()
+        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == {
+            "type": "me",
+            "tournaments": [later.pk],
+            "changed": ["registrations"],
+        }
+        await database_sync_to_async(audit_write)(
+            tournament=later, user=None, action="round_seated"
+        )
+        await sync_to_async(live_flush)()
+        assert await _silent(socket, seconds=TOURNAMENT_INTERVAL + 0.3)
+    finally:
+        await socket.disconnect()
+
+
 def test_the_home_page_listens_for_a_signed_in_players_tables_only(client, players, tournament):
     from tests.tournaments.factories import UserFactory
 

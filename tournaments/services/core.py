@@ -17,7 +17,13 @@ from django.utils.translation import gettext as _
 
 import games.engine as engine
 from games.kinds import player_count_range, reserved_names
-from outbox.changes import LeagueChanged, PlayerChanged, TournamentChanged, change_recorded
+from outbox.changes import (
+    LeagueChanged,
+    PlayerChanged,
+    RegistrationChanged,
+    TournamentChanged,
+    change_recorded,
+)
 from tournaments.errors import InvalidConfiguration, InvalidState, NotAllowed
 from tournaments.models import (
     TIEBREAK_CHOICES,
@@ -637,7 +643,16 @@ def registration_upsert(
                 reg.checked_in = reg.checked_in or checked_in
             reg.save(update_fields=["dropped", "checked_in", "waitlisted"])
     change_recorded(TournamentChanged(tournament_id=tournament.pk, action="registered"))
+    registration_changed(tournament_id=tournament.pk, player=player)
     return reg
+
+
+def registration_changed(*, tournament_id: int, player: Player) -> None:
+    """Record that ``player``'s registration in the tournament changed, for the account's
+    own pages (:class:`~outbox.changes.RegistrationChanged`; nothing for a player
+    without an account: nobody's "my table" follows them)."""
+    if player.user_id is not None:
+        change_recorded(RegistrationChanged(tournament_id=tournament_id, user_id=player.user_id))
 
 
 def late_entry_round(tournament: Tournament) -> int:
@@ -686,6 +701,7 @@ def waitlist_promote(*, tournament: Tournament, user: Any) -> list[str]:
                 action="waitlist_promoted",
                 player=reg.player.handle,
             )
+            registration_changed(tournament_id=tournament.pk, player=reg.player)
             promoted.append(reg.player.handle)
     return promoted
 
@@ -706,6 +722,9 @@ def registration_flag_set(
                 user=user,
                 action=action,
                 player=registration.player.handle,
+            )
+            registration_changed(
+                tournament_id=registration.tournament_id, player=registration.player
             )
     return registration
 
