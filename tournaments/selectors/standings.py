@@ -7,11 +7,12 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, TextField
+from django.db.models import Exists, OuterRef, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from ratings.elo import ELO_START
 from ratings.selectors import rating_values_by_player
+from tock_site.compiled import CompiledQuery
 from tournaments.models import (
     TIEBREAK_BEST_FINISH,
     TIEBREAK_BUCHHOLZ,
@@ -138,15 +139,56 @@ def tournament_standings(
     )
 
 
+def _seats_of(*, tournament_id: int) -> QuerySet:
+    return (
+        Seat.objects.filter(table__round__tournament_id=tournament_id)
+        .order_by("table_id", "position")
+        .values_list("table_id", "player_id", "position")
+    )
+
+
+def _registrations_of(*, tournament_id: int) -> QuerySet:
+    no_show = NoShow.objects.filter(
+        round__tournament_id=tournament_id, player=OuterRef("player_id")
+    )
+    return (
+        Registration.objects.filter(tournament_id=tournament_id)
+        .annotate(no_show=Exists(no_show))
+        .values_list(
+            "player_id",
+            "player__handle",
+            "player__display_name",
+            "player__hidden",
+            "dropped",
+            "no_show",
+            "joined_round",
+            "waitlisted",
+        )
+    )
+
+
+def _tables_of(*, tournament_id: int) -> QuerySet:
+    # The placements as their JSON text (decoded below in one call for every table).
+    return (
+        Table.objects.filter(round__tournament_id=tournament_id)
+        .annotate(placements_text=Cast("game__placements", TextField()))
+        .values_list("id", "round__number", "placements_text", "round__stage")
+    )
+
+
+#: The standings' reads by tournament, compiled once (:class:`~tock_site.compiled.
+#: CompiledQuery`): the progression to the next round reads them under the tournament's
+#: lock, and Django took longer to write their SQL than PostgreSQL to run some of them.
+_SEATS = CompiledQuery(_seats_of, "tournament_id")
+_REGISTRATIONS = CompiledQuery(_registrations_of, "tournament_id")
+_TABLES = CompiledQuery(_tables_of, "tournament_id")
+
+
 def event_seats(*, tournament: Tournament) -> list[tuple[int, int, int]]:
     """Every seat of the tournament so far, ``(table id, player id, position)`` by table
     and position (the standings read them; so does the seating of the next round, which
     hands them to :func:`standings_unmasked` instead of reading them twice). 1 query."""
-    return list(
-        Seat.objects.filter(table__round__tournament=tournament)
-        .order_by("table_id", "position")
-        .values_list("table_id", "player_id", "position")
-    )
+    return _SEATS.run(tournament_id=tournament.pk)
 
 
 def standings_unmasked(
@@ -187,25 +229,20 @@ def standings_unmasked(
     rows: dict[int, StandingRow] = {}
     any_no_show = False
     joined: dict[int, int] = {}  # late entries: player id -> the round they joined
-    no_show = NoShow.objects.filter(round__tournament=tournament, player=OuterRef("player_id"))
     # Every registration is read (those waiting on the waitlist too, which get no row):
     # their ids are the ones whose ratings are read below.
     registered: list[int] = []
     # Tuples, not ``values()`` dicts: one row per player (1,000 at a large event).
-    for pid, handle, name, hidden, dropped, has_no_show, joined_round, waitlisted in (
-        Registration.objects.filter(tournament=tournament)
-        .annotate(no_show=Exists(no_show))
-        .values_list(
-            "player_id",
-            "player__handle",
-            "player__display_name",
-            "player__hidden",
-            "dropped",
-            "no_show",
-            "joined_round",
-            "waitlisted",
-        )
-    ):
+    for (
+        pid,
+        handle,
+        name,
+        hidden,
+        dropped,
+        has_no_show,
+        joined_round,
+        waitlisted,
+    ) in _REGISTRATIONS.run(tournament_id=tournament.pk):
         registered.append(pid)
         if waitlisted:
             continue
@@ -215,11 +252,7 @@ def standings_unmasked(
         )
         if joined_round:
             joined[pid] = joined_round
-    tables = list(
-        Table.objects.filter(round__tournament=tournament)
-        .annotate(placements_text=Cast("game__placements", TextField()))
-        .values_list("id", "round__number", "placements_text", "round__stage")
-    )
+    tables = _TABLES.run(tournament_id=tournament.pk)
     # The placements as their JSON text, decoded in one ``json.loads`` of them all (an
     # array): one decoder call instead of a field converter and a decoder call per game
     # (750 games at a 1,000-player event's 4th round). The text is the column's own (a

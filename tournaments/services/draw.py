@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from itertools import chain, combinations, repeat
+from itertools import chain, combinations, repeat, starmap
 from typing import Any, NamedTuple
 
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.bulk import insert_rows
 from games.models import Game, GameStatus
 from ratings.selectors import ratings_by_player
+from tock_site.compiled import CompiledQuery
 from tournaments import seating
 from tournaments.errors import InvalidState
 from tournaments.models import (
@@ -65,14 +66,21 @@ class Entrant(NamedTuple):
     handle: str
 
 
-def active_players(tournament: Tournament) -> list[Entrant]:
-    """The checked-in, not dropped players, by handle."""
-    rows = (
-        Registration.objects.filter(tournament=tournament, checked_in=True, dropped=False)
+def _active_of(*, tournament_id: int) -> QuerySet:
+    return (
+        Registration.objects.filter(tournament_id=tournament_id, checked_in=True, dropped=False)
         .order_by("player__handle")
         .values_list("player_id", "player__handle")
     )
-    return [Entrant(pid, handle) for pid, handle in rows]
+
+
+#: Compiled once (:class:`~tock_site.compiled.CompiledQuery`): read by every progression.
+_ACTIVE = CompiledQuery(_active_of, "tournament_id")
+
+
+def active_players(tournament: Tournament) -> list[Entrant]:
+    """The checked-in, not dropped players, by handle."""
+    return list(starmap(Entrant, _ACTIVE.run(tournament_id=tournament.pk)))
 
 
 def min_players(tournament: Tournament) -> int:
