@@ -415,6 +415,17 @@ def test_two_objects_on_a_line_are_malformed_even_if_the_line_count_matches():
     assert engine.replay_text(ok.encode()).summary()["center"] == [1]
 
 
+def test_two_objects_on_a_line_with_whitespace_or_brackets_between():
+    # JSON whitespace (not a newline) around the comma between the two objects, and
+    # brackets or braces inside the strings around them: refused all the same
+    start = '{"type":"start","game":"tock","players":["ana","ben"]}'
+    for sep in (",", " , ", "\t,\r", " ,\t"):
+        text = start + sep + '{"type":"draw","player":"ana","card":1,"to":"center","_x":"]}\n{["}\n'
+        for data in (text, text.encode()):
+            with pytest.raises(LogError, match="line 1: malformed JSON"):
+                engine.replay_text(data)
+
+
 # --------------------------------------------------------------------------- CLI fuzz
 SIMULATED = to_text(engine.simulate(players=3, seed=11, mistakes=0.1, knocks=0.3))
 LINES = SIMULATED.encode().splitlines()

@@ -113,24 +113,36 @@ def _matching(color: str | None, top: str | None) -> frozenset[str]:
     )
 
 
-#: Each card code to the deck's own string for it. Speed: a play's card, read from the
-#: event, is another string object than the one in the hand; replaced by the deck's,
-#: it is found in the hand and in the tables by identity, without comparing characters.
-_CODES = {c: c for c in ALL_CARDS}
+#: The values of the number cards (a play of one only passes the turn on).
+_NUMBERS = frozenset("0123456789")
+
+#: Each card code to the deck's own string for it, its value, its colour (both ``None``
+#: for a wild) and whether it is a number card, which ``_on_play`` reads in one lookup
+#: (speed: a lookup a play instead of three). A play's card, read from the event, is
+#: another string object than the one in the hand; replaced by the deck's, it is found
+#: in the hand and in the tables by identity, without comparing characters.
+_CARDS: dict[str, tuple[str, str | None, str | None, bool]] = {
+    c: (c, VALUE_OF[c], COLOR_OF[c], VALUE_OF[c] in _NUMBERS) for c in ALL_CARDS
+}
+#: ``_CARDS``' entry for anything that is not a card code.
+_NOT_A_CARD: tuple[None, None, None, bool] = (None, None, None, False)
 
 #: The type of a list of cards (:meth:`UnoGame._on_deal` compares only lists).
 _LIST = frozenset({list})
 
-#: The values of the number cards (a play of one only passes the turn on).
-_NUMBERS = frozenset("0123456789")
+
+def _matching_by_top(color: str | None) -> dict[str | None, frozenset[str]]:
+    """:func:`_matching` with ``color`` in force, for each top card (``None``: no
+    discard pile, nothing on top), the sets shared by the cards of one value."""
+    by_value = {top: _matching(color, top) for top in (*VALUES, None)}
+    return {None: by_value[None]} | {c: by_value[VALUE_OF[c]] for c in ALL_CARDS}
 
 
-#: :func:`_matching` of every colour in force and top value, looked up as
+#: :func:`_matching` of every colour in force and top card, looked up as
 #: ``_MATCHING[color][top]`` by ``_on_play`` and ``playable`` (a play is checked and a
-#: bot's candidates found with one set test a card instead of the rule's comparisons).
-_MATCHING: dict[str | None, dict[str | None, frozenset[str]]] = {
-    color: {top: _matching(color, top) for top in (*VALUES, None)} for color in (*COLORS, None)
-}
+#: bot's candidates found with one set test a card instead of the rule's comparisons;
+#: keyed by the top card itself, not its value: one lookup a play less).
+_MATCHING = {color: _matching_by_top(color) for color in (*COLORS, None)}
 
 
 def _card_list(value: object, field: str, player: str | None = None) -> list[str]:
@@ -165,7 +177,7 @@ class UnoGame(Game):
         *("_pile_n", "_discard", "_color", "_rng", "_phase", "_active", "_need", "_after"),
         *("_resume", "_winner", "_drawn", "_w4_player", "_w4_legal", "_catchable"),
         *("_catch_draw", "_results", "_scores", "_challenges", "_catches", "_status"),
-        *("_placements", "_end", "_events", "_named", "_log"),
+        *("_placements", "_end", "_events", "_named_by", "_log"),
     )
 
     # ------------------------------------------------------------------ construction
@@ -207,9 +219,8 @@ class UnoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The cards named by the last applied event (for the bots, which push events
-        # without cards to a seeded game and write them into the log named).
-        self._named: Mapping[str, Any] = _NOTHING_NAMED
+        # What the last applied event named, if anything: see _named.
+        self._named_by: list[str] | dict[str, Any] | None = None
         self._log: list[dict[str, Any]] | None = None  # (start sets it)
 
     @classmethod
@@ -253,6 +264,25 @@ class UnoGame(Game):
     def direction(self) -> int:
         return self._direction
 
+    @property
+    def _named(self) -> Mapping[str, Any]:
+        """The cards named by the last applied event, as the fields of a complete log
+        name them (a seeded deal's ``hands`` and ``up``, a draw's ``cards``, a ``WS``
+        play's ``hands``); empty after UNO's other event types (an ``end`` or a
+        ``correction`` leaves it as it was). For the bots, which push events without
+        cards to a seeded game and write them into the log named, and for
+        :meth:`named_event`. Kept in ``_named_by``, which ``_run`` clears before each of
+        UNO's own events and their handlers set: the mapping of a deal or a swap as the
+        handler built it, or the list of the cards drawn, whose mapping is built here
+        when read (speed: a replay never reads it, and a third of its events are draws,
+        which build no mapping)."""
+        named = self._named_by
+        if named is None:
+            return _NOTHING_NAMED
+        if type(named) is list:
+            return {"cards": named}
+        return named
+
     def hand_of(self, player: str) -> list[str]:
         """A player's cards, in the order received."""
         return list(self._hands[self._idx[player]])
@@ -291,7 +321,7 @@ class UnoGame(Game):
         table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         names = self._names
         sheet = self.sheet
-        running, nothing = IN_PROGRESS, _NOTHING_NAMED
+        running = IN_PROGRESS
         for event in events:
             try:
                 kind = event["type"] if type(event) is dict else None
@@ -327,7 +357,7 @@ class UnoGame(Game):
                     p = self._actor(event)
             else:
                 p = None
-            self._named = nothing
+            self._named_by = None
             self._catchable = handler(self, event, p)
             self._events += 1
 
@@ -447,7 +477,7 @@ class UnoGame(Game):
         self._w4_player = None
         self._winner = None
         self._resume = None
-        self._named = {"hands": named, "up": up}
+        self._named_by = {"hands": named, "up": up}
         self._first_card(up[-1], dealer)
 
     def _given_deal(
@@ -515,10 +545,10 @@ class UnoGame(Game):
         may now be caught (or None)."""
         try:
             card = event["card"]  # (by subscript, as _run reads the type)
-            # the deck's own string for that code (see _CODES), if it is one
-            card = _CODES[card] if type(card) is str else None
+            # the deck's own string for that code, its value and colour (see _CARDS)
+            card, value, colour, number = _CARDS[card] if type(card) is str else _NOT_A_CARD
         except KeyError:
-            card = None
+            card, value, colour, number = _NOT_A_CARD
         if card is None:
             given = event.get("card")
             raise InvalidEvent(
@@ -537,7 +567,6 @@ class UnoGame(Game):
             if self._drawn is None:
                 raise IllegalMove(f"{name} drew nothing and may only pass")
             raise IllegalMove(f"after drawing, {name} may play only the drawn {self._drawn}")
-        value = VALUE_OF[card]
         if len(event) == 3:  # type, player and card only (_apply allows no other key)
             color = given = None  # (the usual play: no colour, no UNO call, no swap)
             uno = False
@@ -552,7 +581,7 @@ class UnoGame(Game):
             if color is not None:
                 raise InvalidEvent(f"'color' belongs only to wild cards, not to {card}")
             discard = self._discard
-            if card not in _MATCHING[self._color][VALUE_OF[discard[-1]]]:
+            if card not in _MATCHING[self._color][discard[-1]]:
                 raise IllegalMove(
                     f"{card} does not match the colour in force ({self._color}) "
                     f"or the top card {discard[-1]}"
@@ -565,8 +594,8 @@ class UnoGame(Game):
             del hand[at]
             discard.append(card)
             self._drawn = None
-            self._color = COLOR_OF[card]
-            if value in _NUMBERS:  # (the usual case: the turn passes on, one seat)
+            self._color = colour
+            if number:  # (the usual case: the turn passes on, one seat)
                 left = len(hand)
                 if left:
                     self._phase = TURN
@@ -589,7 +618,7 @@ class UnoGame(Game):
         if swapped is not None:
             self._hands = swapped
             hand = swapped[p]
-            self._named = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
+            self._named_by = {"hands": {self._names[q]: list(h) for q, h in enumerate(swapped)}}
         return self._after_play(p, card, value, hand, uno, legal_w4)
 
     def _after_play(
@@ -724,7 +753,7 @@ class UnoGame(Game):
             drawn = self._take(need, k, given, p)
         # -- apply
         self._hands[p] += drawn
-        self._named = {"cards": drawn}
+        self._named_by = drawn  # (the mapping only when read: see _named)
         if caught is not None:
             self._catch_draw = None
         elif phase == TURN:
@@ -935,7 +964,7 @@ class UnoGame(Game):
     def playable(self, seat: int) -> list[str]:
         """The distinct cards in ``seat``'s hand that match the top card or the colour in
         force, or are wild (``W4`` included: its legality matters only if challenged)."""
-        match = _MATCHING[self._color][VALUE_OF[self._discard[-1]] if self._discard else None]
+        match = _MATCHING[self._color][self._discard[-1] if self._discard else None]
         seen = []
         for c in self._hands[seat]:
             if c in match and c not in seen:
@@ -945,7 +974,7 @@ class UnoGame(Game):
     def matches(self, card: str) -> bool:
         """Whether ``card`` matches the top card or the colour in force, or is wild (the
         test :meth:`playable` makes of each card in a hand; a hand is running)."""
-        return card in _MATCHING[self._color][VALUE_OF[self._discard[-1]]]
+        return card in _MATCHING[self._color][self._discard[-1]]
 
     def w4_is_legal(self, seat: int) -> bool:
         """Whether a W4 played by ``seat`` now would be legal (no card of the colour in force)."""
