@@ -645,3 +645,14 @@ def test_other_events_are_refused():
     refused(g, {"type": "challenge", "player": "b"}, "only a Wild Draw Four")
     with pytest.raises(engine.InvalidEvent):
         g.push(["not", "an", "object"])  # type: ignore[arg-type]
+
+
+def test_an_end_right_after_a_seeded_deal_names_no_cards():
+    # named_event fills in only what the event itself moves: an end after a deal is
+    # the end as given (it once carried the deal's hands and up cards, and was refused)
+    game = engine.start({"type": "start", "game": "uno", "players": ["ann", "bob"], "seed": 3})
+    game.push(game.named_event({"type": "deal"}))
+    end = {"type": "end", "reason": "time"}
+    assert game.named_event(end) == end
+    game.push(game.named_event(end))
+    assert game.is_over

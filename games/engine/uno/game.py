@@ -268,20 +268,25 @@ class UnoGame(Game):
     def _named(self) -> Mapping[str, Any]:
         """The cards named by the last applied event, as the fields of a complete log
         name them (a seeded deal's ``hands`` and ``up``, a draw's ``cards``, a ``WS``
-        play's ``hands``); empty after UNO's other event types (an ``end`` or a
-        ``correction`` leaves it as it was). For the bots, which push events without
-        cards to a seeded game and write them into the log named, and for
-        :meth:`named_event`. Kept in ``_named_by``, which ``_run`` clears before each of
-        UNO's own events and their handlers set: the mapping of a deal or a swap as the
-        handler built it, or the list of the cards drawn, whose mapping is built here
-        when read (speed: a replay never reads it, and a third of its events are draws,
-        which build no mapping)."""
+        play's ``hands``); empty after any other event (an ``end`` or a ``correction``
+        included). For the bots, which push events without cards to a seeded game and
+        write them into the log named, and for :meth:`named_event`. Kept in
+        ``_named_by``, which ``_run`` clears before each of UNO's own events (and
+        :meth:`_apply_shared` after an end or a correction) and their handlers set:
+        the mapping of a deal or a swap as the handler built it, or the list of the
+        cards drawn, whose mapping is built here when read (speed: a replay never reads
+        it, and a third of its events are draws, which build no mapping)."""
         named = self._named_by
         if named is None:
             return _NOTHING_NAMED
         if type(named) is list:
             return {"cards": named}
         return named
+
+    def _apply_shared(self, event: dict[str, Any], kind: str) -> None:
+        """The base's end or correction; neither names a card (:attr:`_named`)."""
+        super()._apply_shared(event, kind)
+        self._named_by = None
 
     def hand_of(self, player: str) -> list[str]:
         """A player's cards, in the order received."""
