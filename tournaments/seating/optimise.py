@@ -27,7 +27,7 @@ Grouping (:func:`optimise_groups`)
    :mod:`.lookahead`): among this round's best seatings within the same budget (an
    exact branch and bound), the one whose next round can have the fewest repeats; the
    exact per-round optimum in the last round. Kept only if it has no more repeat pairs
-   than the greedy and no more spread.
+   (nor weighted repeats) than the greedy and no more spread.
 
 The work is bounded by a count of evaluated swaps (``max_evals``), not by the clock, so
 the result is the same on every machine: deterministic for a request and seed.
@@ -185,6 +185,12 @@ def greedy_groups(problem: Problem, sizes: Sequence[int]) -> list[list[int]]:
 def repeat_count(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
     adj = problem.adj
     return sum(1 for t in groups for i, a in enumerate(t) for b in t[i + 1 :] if b in adj[a])
+
+
+def weighted_repeats_of(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
+    """Repeat pairs weighted by the times they met (a pair that met twice counts 2)."""
+    adj = problem.adj
+    return sum(adj[a].get(b, 0) for t in groups for i, a in enumerate(t) for b in t[i + 1 :])
 
 
 def spread_sum(problem: Problem, groups: Sequence[Sequence[int]]) -> float:
@@ -385,7 +391,8 @@ def optimise_groups(
     rounds_left: int | None = None,
 ) -> list[list[int]]:
     """The tables (lists of indices, in table order) of the optimiser: see the module
-    docstring. Never more repeat pairs than :func:`greedy_groups`, never more spread.
+    docstring. Never more repeat pairs than :func:`greedy_groups`, nor more weighted
+    repeats, never more spread.
     ``rounds_left`` (this round included; ``None``: unknown): with 2 or more at a small
     event, step 6 (:mod:`.lookahead`) picks the tables with the next round in view."""
     greedy = greedy_groups(problem, sizes)
@@ -422,8 +429,11 @@ def _search(problem, start, budget, rng, max_evals, window) -> list[list[int]]:
 
 
 def _worse(problem: Problem, groups, baseline) -> bool:
+    """More repeat pairs than ``baseline``, or more weighted repeats (the same pairs
+    meeting a third time cost more than others meeting a second), or more spread."""
     return (
         repeat_count(problem, groups) > repeat_count(problem, baseline)
+        or weighted_repeats_of(problem, groups) > weighted_repeats_of(problem, baseline)
         or spread_sum(problem, groups) > spread_sum(problem, baseline) + _EPS
     )
 

@@ -48,6 +48,7 @@ from .optimise import (
     slice_groups,
     spread_sum,
     table_gaps,
+    weighted_repeats_of,
 )
 
 #: Largest event whose rounds are planned together (step 1).
@@ -63,12 +64,6 @@ PLAN_NODES = 5_000
 PLAN_TOTAL_NODES = 40_000
 #: Spread budgets of step 2, as multiples of the greedy's spread sum.
 BUDGETS = (1.0, 1.25, 1.5, 2.0, 3.0, math.inf)
-
-
-def weighted_repeats_of(problem: Problem, groups: Sequence[Sequence[int]]) -> int:
-    """Repeat pairs weighted by the times they met (a pair that met twice counts 2)."""
-    adj = problem.adj
-    return sum(adj[a].get(b, 0) for t in groups for i, a in enumerate(t) for b in t[i + 1 :])
 
 
 class _Completion:
