@@ -36,6 +36,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    RunEntry,
     all_in,
     apply_other_type,
     check_event_type,
@@ -90,6 +91,8 @@ _KEYS = {
     "round": frozenset({"type", "scores"}),
     "end": frozenset({"type", "reason", "referee", "placements"}),
 }
+#: A ``_run`` table's entry (:func:`_with_play_fields`).
+PlayEntry = tuple[frozenset[str], Any, bool, int, str, str]
 _BUILD_ID = re.compile(r"b[1-9][0-9]*")
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
@@ -186,19 +189,27 @@ class CasinoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The latest event's deal, if it was one (hands by seat, and the center of a
-        # round's first deal; ``None`` after any other event): ``_named`` shows it.
+        # The latest deal (hands by seat, and the center of a round's first deal), for
+        # ``_named``, which shows it while nothing has been played from it (see there).
         self._dealt_named: tuple[list[list[str]], list[str] | None] | None = None
 
     @property
     def _named(self) -> Mapping[str, Any]:
         """The cards named by the latest event pushed (a deal's hands and center, as
         fresh lists; empty after any other event, ``end`` and ``correction`` included),
-        for the bots, which push seeded deals without cards and log them named."""
+        for the bots, which push seeded deals without cards and log them named.
+
+        Derived, so that no event pays for it: the latest deal is the latest event
+        while every hand still holds the :data:`HAND_SIZE` cards it dealt (any play
+        takes one, and a round ends with every hand empty); an ``end`` forgets it, and
+        a ``correction`` comes only after the end. (A refused event changes nothing,
+        this included.)"""
         deal = self._dealt_named
         if deal is None:
             return _NOTHING_NAMED
         hands, center = deal
+        if any(len(cards) != HAND_SIZE for cards in hands):  # played from since
+            return _NOTHING_NAMED
         shown: dict[str, Any] = {
             "hands": {name: list(cards) for name, cards in zip(self._names, hands, strict=True)}
         }
@@ -266,66 +277,80 @@ class CasinoGame(Game):
         names its player and card (:meth:`_play_card`: the player to move, a card in
         their hand), which the handler gets.
 
-        Speed (``bench/bench_casino.py``): the usual event passes the shared checks in
-        one condition and the usual play its player and card in another, without a call
-        (:meth:`_play_card` is called only to find the refusal); one lookup an event
-        finds the type's fields, handler and whether it is a play
-        (:data:`_PLAYED_TYPES`); the fields are read by subscript (a missing one is the
-        rare case: a ``KeyError`` caught costs nothing until it happens, a ``get`` is a
-        method call every time)."""
+        Speed (``bench/bench_casino.py``): the usual play passes the shared checks and
+        names its player and card in one condition, without a call (a play the player
+        to move makes is a play of a game in progress: only :meth:`_finish` ends one,
+        and it leaves the ``play`` phase; the refusals are found by
+        :func:`~games.engine.common.check_event_type` then :meth:`_play_card`, in that
+        order); one lookup an event finds the type's fields, handler and whether it is
+        a play (:data:`_PLAYED_TYPES`); the fields are read by subscript (a missing one
+        is the rare case: a ``KeyError`` caught costs nothing until it happens, a
+        ``get`` is a method call every time); the count and the hands are locals (the
+        count is stored back whatever happens, the hands re-read after any event but a
+        play, which changes a hand in place)."""
         table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         playing = PLAY
         names = self._names
+        n = self._n
         sheet = self.sheet
         running = IN_PROGRESS
-        for event in events:
-            try:
-                kind = event["type"] if type(event) is dict else None
-                entry = table[kind] if type(kind) is str else None
-            except KeyError:  # no type, or not one of the types this game takes
-                entry = None
-            if entry is None:  # not one of Casino's own types that this game takes
-                apply_other_type(self, event, _KEYS, "round")
-                continue
-            keys, handler, play = entry
-            # the cards named by this event only (a seeded deal fills them)
-            self._dealt_named = None
-            if (
-                not keys.issuperset(event)  # (no keys view: C-level, per key)
-                or self._status != running
-            ):  # all but the common case (no call there: replay speed); refusals are there
-                check_event_type(event, _KEYS, self._status, sheet, "round")
-            if play:
-                # the usual case of _play_card inline (the player to move, a card they
-                # hold); it gives the refusal
-                p = self._active
+        hands = self._hands
+        count = self._events
+        try:
+            for event in events:
                 try:
-                    name, card = event["player"], event["card"]
-                except KeyError:
-                    name = card = None
-                if (
-                    p is None
-                    or type(name) is not str
-                    or name != names[p]
-                    or self._phase != playing
-                    or type(card) is not str
-                    or card not in self._hands[p]
-                ):
-                    p, card = self._play_card(event)
-                # Every play: its own effect (the handler, which checks everything first
-                # and returns the build the player made, if any); then the card leaves
-                # the hand, and the turn passes left, or every hand is empty
-                # (:meth:`_played_out`: the next deal, or the round's end).
-                made = handler(self, event, p, card)
-                self._hands[p].remove(card)
-                self._made[p] = made
-                if any(self._hands):
-                    self._active = (p + 1) % self._n
+                    kind = event["type"] if type(event) is dict else None
+                    entry = table[kind] if type(kind) is str else None
+                except KeyError:  # no type, or not one of the types this game takes
+                    entry = None
+                if entry is None:  # not one of Casino's own types that this game takes
+                    self._events = count
+                    apply_other_type(self, event, _KEYS, "round")  # (counts it)
+                    count = self._events
+                    hands = self._hands
+                    continue
+                keys, handler, play, size, x1, x2 = entry
+                if play:
+                    # the usual case of check_event_type and _play_card inline (no unknown
+                    # field, the player to move, a card they hold)
+                    try:
+                        name, card = event["player"], event["card"]
+                    except KeyError:
+                        name = card = None
+                    if (
+                        self._phase != playing
+                        or type(name) is not str
+                        or name != names[p := self._active]  # type: ignore[index]
+                        or type(card) is not str
+                        or card not in hands[p]
+                        or len(event) != size  # (no unknown field: see _with_play_fields)
+                        or x1 not in event
+                        or x2 not in event
+                    ):  # all but the common case; the refusals are there
+                        check_event_type(event, _KEYS, self._status, sheet, "round")
+                        p, card = self._play_card(event)
+                    # Every play: its own effect (the handler, which checks everything
+                    # first and returns the build the player made, if any); then the card
+                    # leaves the hand, and the turn passes left, or every hand is empty
+                    # (:meth:`_played_out`: the next deal, or the round's end). Turns go
+                    # round from the dealer's left, who got as many cards as everybody, so
+                    # every hand is empty once the next player's is.
+                    made = handler(self, event, p, card)
+                    hands[p].remove(card)
+                    self._made[p] = made
+                    q = (p + 1) % n
+                    if hands[q]:
+                        self._active = q
+                    else:
+                        self._played_out()
                 else:
-                    self._played_out()
-            else:
-                handler(self, event)
-            self._events += 1
+                    if not keys.issuperset(event) or self._status != running:
+                        check_event_type(event, _KEYS, self._status, sheet, "round")
+                    handler(self, event)
+                    hands = self._hands  # (a deal deals new ones)
+                count += 1
+        finally:
+            self._events = count
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
@@ -1143,7 +1168,23 @@ def _disjoint_collections(
 _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})
+
+
+def _with_play_fields(table: dict[str, RunEntry]) -> dict[str, PlayEntry]:
+    """``table`` (:func:`~games.engine.common.run_tables`) with, for each type, its
+    number of fields and the first and last of those beyond ``type``, ``player`` and
+    ``card`` (``type`` for a trail, which has none): every field of a play is required,
+    so a play with that many fields holding these five holds no other (``_run``'s test
+    of the usual play: two lookups and a length instead of a lookup a field at C
+    level, each comparing strings that are not the same object)."""
+    out = {}
+    for kind, (keys, handler, play) in table.items():
+        beyond = sorted(keys - {"type", "player", "card"}) or ["type"]
+        out[kind] = (keys, handler, play, len(keys), beyond[0], beyond[-1])
+    return out
+
+
 #: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet,
-#: which takes "round" lines only): the type's fields, its handler, and whether it is a
-#: play.
-_PLAYED_TYPES, _SHEET_TYPES = run_tables(_KEYS, _HANDLERS, _PLAYS, "round")
+#: which takes "round" lines only): the type's fields, its handler, whether it is a
+#: play, and for a play the fields ``_run`` looks for (:func:`_with_play_fields`).
+_PLAYED_TYPES, _SHEET_TYPES = map(_with_play_fields, run_tables(_KEYS, _HANDLERS, _PLAYS, "round"))
