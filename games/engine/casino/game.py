@@ -127,9 +127,11 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
     spades 1 (a tie for the most gives nobody the point), big casino ``10D`` 2, little
     casino ``2S`` 1, each ace 1; ``total`` their sum (11 points at most in a round)."""
     counts = [len(c) for c in captured]
-    # (a captured pile holds each card once: its spades and aces are counted as set
-    # intersections, at C speed)
-    spades = [len(_SPADES.intersection(c)) for c in captured]
+    # (a captured pile holds each card once: as a set, its spades and aces are counted
+    # as intersections at C speed, looking up the 13 spades and 4 aces, and each casino
+    # is one lookup)
+    piles = [set(c) for c in captured]
+    spades = [len(_SPADES & c) for c in piles]
 
     def unique_top(values: list[int]) -> int | None:
         best = max(values)
@@ -137,13 +139,13 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
 
     most_cards, most_spades = unique_top(counts), unique_top(spades)
     rows = []
-    for p, cards in enumerate(captured):
+    for p, cards in enumerate(piles):
         row = {
             "cards": 3 if p == most_cards else 0,
             "spades": 1 if p == most_spades else 0,
             "big_casino": 2 if BIG_CASINO in cards else 0,
             "little_casino": 1 if LITTLE_CASINO in cards else 0,
-            "aces": len(_ACES.intersection(cards)),
+            "aces": len(_ACES & cards),
         }
         row["total"] = sum(row.values())
         rows.append(row)
@@ -394,12 +396,9 @@ class CasinoGame(Game):
             deck = round_deck(self.seed, round_no) if first else self._deck
             assert deck is not None
             pos = 0 if first else len(self._dealt)
-            # blocks of four from ``pos``, the dealer's left first: seat p's block is
-            # number (p - dealer - 1) % n
-            hands: list[list[str]] = [
-                deck[start : start + HAND_SIZE]
-                for start in [pos + HAND_SIZE * ((p - dealer - 1) % n) for p in range(n)]
-            ]
+            # blocks of four from ``pos``, the dealer's left first (_SEAT_BLOCKS)
+            part = deck[pos : pos + HAND_SIZE * n]
+            hands: list[list[str]] = list(map(part.__getitem__, _SEAT_BLOCKS[n][dealer]))
             pos += HAND_SIZE * n
             center = deck[pos : pos + CENTER_SIZE] if first else []
             named = dict(zip(names, hands, strict=True))
@@ -592,22 +591,22 @@ class CasinoGame(Game):
                 raise IllegalMove(f"{card} pairs only with a loose {rank}, not {other}")
             taken_cards.append(other)
         else:
-            used: set[str] = set()
+            # What is taken so far: taken_builds and taken_cards (a build id is never a
+            # card code, so each list is the one to look in; no set for the usual one).
             for item in take:
                 if type(item) is str:
-                    if item in used:
+                    if item in taken_builds:
                         raise IllegalMove(f"{item} is taken twice")
                     b = self._build_by_id(item)
                     if b["value"] != value:
                         raise IllegalMove(
                             f"{item} is a build of {b['value']}: {card} captures builds of {value}"
                         )
-                    used.add(item)
                     taken_builds.append(item)
                     continue
                 total = 0
                 for c in item:
-                    if c in used:
+                    if c in taken_cards:
                         raise IllegalMove(f"{c} is taken twice")
                     if c not in loose:
                         raise IllegalMove(f"{c} is not loose in the center")
@@ -616,13 +615,12 @@ class CasinoGame(Game):
                         raise IllegalMove(
                             f"{c} has no number: face cards only pair, they are never part of a sum"
                         )
-                    used.add(c)
+                    taken_cards.append(c)
                     total += v
                 if total != value:
                     raise IllegalMove(
                         f"{'+'.join(item)} adds up to {total}, not {value} (the value of {card})"
                     )
-                taken_cards += item
         # -- apply (the card leaves the hand and the turn passes in _run)
         for c in taken_cards:  # (each once: checked above)
             loose.remove(c)
@@ -1188,3 +1186,16 @@ def _with_play_fields(table: dict[str, RunEntry]) -> dict[str, PlayEntry]:
 #: which takes "round" lines only): the type's fields, its handler, whether it is a
 #: play, and for a play the fields ``_run`` looks for (:func:`_with_play_fields`).
 _PLAYED_TYPES, _SHEET_TYPES = map(_with_play_fields, run_tables(_KEYS, _HANDLERS, _PLAYS, "round"))
+#: A seeded deal's cards, ``HAND_SIZE`` to each player from the dealer's left: seat p's
+#: block is number ``(p - dealer - 1) % n``, as a slice of the deal's cards:
+#: ``_SEAT_BLOCKS[n][dealer][p]`` (a table: no arithmetic a deal).
+_SEAT_BLOCKS: dict[int, tuple[tuple[slice, ...], ...]] = {
+    n: tuple(
+        tuple(
+            slice(HAND_SIZE * ((p - dealer - 1) % n), HAND_SIZE * ((p - dealer - 1) % n + 1))
+            for p in range(n)
+        )
+        for dealer in range(n)
+    )
+    for n in range(CasinoGame.min_players, CasinoGame.max_players + 1)
+}
