@@ -429,8 +429,12 @@ class CasinoGame(Game):
                         f"{c} is dealt twice in this round (a deck holds every card once)"
                     )
                 seen.add(c)
-            order = [(dealer + 1 + i) % n for i in range(n)]
-            dealt = dealt_before + [c for p in order for c in hands[p]] + center
+            # the hands in the order dealt, from the dealer's left (a loop: comprehensions
+            # reading dealer, n and hands would make cells for them at every deal)
+            dealt = list(dealt_before)
+            for k in range(1, n + 1):
+                dealt += hands[(dealer + k) % n]
+            dealt += center
         # -- apply
         if first:
             self._round, self._dealer, self._deals = round_no, dealer, 1
@@ -628,11 +632,13 @@ class CasinoGame(Game):
         pile.append(card)
         pile += taken_cards
         if taken_builds:
-            ids = set(taken_builds)
+            kept = []
             for b in self._builds:
-                if b["id"] in ids:
+                if b["id"] in taken_builds:
                     pile += b["cards"]
-            self._builds = [b for b in self._builds if b["id"] not in ids]
+                else:
+                    kept.append(b)
+            self._builds = kept
         self._last_capture = p
         return None
 
@@ -650,11 +656,12 @@ class CasinoGame(Game):
     def _check_holds_after(self, p: int, card: str, value: int, what: str) -> None:
         """The rule of builds and calls: after playing ``card`` into a ``what`` of
         ``value``, ``p`` must still hold another card of that value (to capture it)."""
-        if not any(VALUE_OF[c] == value for c in self._hands[p] if c != card):
+        after = self._hands[p].copy()  # (a hand holds each card once)
+        after.remove(card)
+        if value not in map(VALUE_OF.__getitem__, after):
             raise IllegalMove(
                 f"{self._names[p]} may {what} {value} only holding another card of value "
-                f"{value} (hand after {card}: "
-                f"{fmt_cards(c for c in self._hands[p] if c != card)})"
+                f"{value} (hand after {card}: {fmt_cards(after)})"
             )
 
     def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> str:
@@ -662,8 +669,11 @@ class CasinoGame(Game):
         checked) become build ``b<next>`` of ``value``, owned by ``p``; returns its id
         (the card leaves the hand in ``_run``)."""
         names = set(items)
-        cards = [card] + [c for c in self._loose if c in names]
-        self._loose = [c for c in self._loose if c not in names]
+        cards = [card]
+        loose = []
+        for c in self._loose:  # (a loop: comprehensions would make a cell for names)
+            (cards if c in names else loose).append(c)
+        self._loose = loose
         kept = []
         for b in self._builds:
             if b["id"] in names:
@@ -747,7 +757,7 @@ class CasinoGame(Game):
         (same id): for that one turn they must capture, build or call instead. (The card
         leaves the hand and the turn passes in ``_run``; returns ``None``: no build.)"""
         made = self._made[p]
-        if made is not None and any(b["id"] == made for b in self._builds):
+        if made is not None and _has_build(self._builds, made):
             raise IllegalMove(
                 f"{self._names[p]} made build {made} in their previous turn and it is "
                 "unchanged: no trail this turn (capture, build or call)"
@@ -929,7 +939,7 @@ class CasinoGame(Game):
                 if count >= MOVES_PER_CARD:
                     break
         made = self._made[p]
-        if made is None or not any(b["id"] == made for b in self._builds):
+        if made is None or not _has_build(self._builds, made):
             moves += [{"type": "trail", "player": name, "card": c} for c in hand]
         return moves
 
@@ -1110,6 +1120,14 @@ class CasinoGame(Game):
         g._end = None if self._end is None else dict(self._end)
         g._dealt_named = None
         return g
+
+
+def _has_build(builds: list[dict[str, Any]], bid: str) -> bool:
+    """Whether build ``bid`` is in the center (``builds``), unchanged since it got that
+    id: the trail restriction (:meth:`CasinoGame._on_trail`). (A function of its own:
+    a function whose generator reads one of its locals makes a cell for that local at
+    every call, even when the generator never runs, and every trail would pay for it.)"""
+    return any(b["id"] == bid for b in builds)
 
 
 def _subsets(pool: list[tuple[str, int]], total: int, allow_empty: bool = False) -> list[list[str]]:
