@@ -277,7 +277,8 @@ class CasinoGame(Game):
         game in progress, score-sheet lines only on a sheet), then its handler
         (``_on_<type>``); a play (``capture``, ``build``, ``call``, ``trail``) first
         names its player and card (:meth:`_play_card`: the player to move, a card in
-        their hand), which the handler gets.
+        their hand), which the handler gets, the card out of the hand already (put back
+        where it was if the handler refuses the play).
 
         Speed (``bench/bench_casino.py``): the usual play passes the shared checks and
         names its player and card in one condition, without a call (a play the player
@@ -324,21 +325,31 @@ class CasinoGame(Game):
                         or type(name) is not str
                         or name != names[p := self._active]  # type: ignore[index]
                         or type(card) is not str
-                        or card not in hands[p]
                         or len(event) != size  # (no unknown field: see _with_play_fields)
                         or x1 not in event
                         or x2 not in event
                     ):  # all but the common case; the refusals are there
                         check_event_type(event, _KEYS, self._status, sheet, "round")
                         p, card = self._play_card(event)
-                    # Every play: its own effect (the handler, which checks everything
-                    # first and returns the build the player made, if any); then the card
-                    # leaves the hand, and the turn passes left, or every hand is empty
+                    hand = hands[p]
+                    try:
+                        at = hand.index(card)
+                    except ValueError:  # not a card they hold: _play_card refuses it
+                        p, card = self._play_card(event)
+                        at = hand.index(card)  # (not reached)
+                    # Every play: the card leaves the hand (found once: the place it goes
+                    # back to if the play is refused), then its own effect (the handler,
+                    # which checks everything first and returns the build the player
+                    # made, if any); then the turn passes left, or every hand is empty
                     # (:meth:`_played_out`: the next deal, or the round's end). Turns go
                     # round from the dealer's left, who got as many cards as everybody, so
                     # every hand is empty once the next player's is.
-                    made = handler(self, event, p, card)
-                    hands[p].remove(card)
+                    del hand[at]
+                    try:
+                        made = handler(self, event, p, card)
+                    except BaseException:
+                        hand.insert(at, card)  # refused: nothing of the event changes
+                        raise
                     self._made[p] = made
                     q = (p + 1) % n
                     if hands[q]:
@@ -497,25 +508,26 @@ class CasinoGame(Game):
                 return b
         raise IllegalMove(f"there is no build {bid} in the center")
 
-    def _item_value(
-        self, item: str, loose: set[str], used: set[str], card: str, extend: bool
-    ) -> tuple[int, bool]:
-        """The value of one named item (a loose card code or a build id) of a build or
-        a call, checked: it is in the center, not named twice, a number card, and (a
-        build) not called. Returns (value, is a build); adds it to ``used``."""
+    def _item_value(self, item: str, loose: list[str], used: list[str], card: str) -> int:
+        """The value of one named item (a loose card code or a build id, or in a call
+        the played ``card``) of a build or a call, checked: it is in the center, not
+        named twice, a number card, and (a build) not called: nobody can raise or extend
+        a called build. Returns its value; adds it to ``used``. (``loose`` and ``used``
+        hold a dozen items at most: lists, searched as fast as sets and built for
+        nothing.)"""
         if item in used:
             raise IllegalMove(f"{item} is named twice")
         if item not in ALL_CARDS and _BUILD_ID.fullmatch(item):  # (a card is no build id)
             b = self._build_by_id(item)
-            if b["called"] and extend:
+            if b["called"]:
                 raise IllegalMove(
                     f"{item} is a called build of {b['value']}: nobody can raise or extend it"
                 )
-            used.add(item)
-            return b["value"], True
+            used.append(item)
+            return b["value"]
         if item == card:
-            used.add(item)
-            return VALUE_OF[card] or 0, False
+            used.append(item)
+            return VALUE_OF[card] or 0
         if item not in loose:
             raise IllegalMove(f"{item} is not loose in the center")
         value = VALUE_OF[item]
@@ -524,8 +536,8 @@ class CasinoGame(Game):
                 f"{item} has no number: jacks, queens and kings only pair, they are never "
                 "part of a build or a call"
             )
-        used.add(item)
-        return value, False
+        used.append(item)
+        return value
 
     @staticmethod
     def _item_list(value: object, field: str) -> list[str]:
@@ -547,8 +559,8 @@ class CasinoGame(Game):
         """Capture with a card: each item of ``take`` is a list of loose cards adding up
         to the card's value (one card of equal value is a list of one) or the id of a
         build of that value; items are disjoint, at least one. A face card takes exactly
-        one loose card of its own rank. (The card leaves the hand and the turn passes in
-        ``_run``; returns ``None``: no build made.)"""
+        one loose card of its own rank. (The card has left the hand, and the turn passes,
+        in ``_run``; returns ``None``: no build made.)"""
         take = event.get("take")
         if not isinstance(take, list) or not take:
             raise InvalidEvent(
@@ -625,7 +637,7 @@ class CasinoGame(Game):
                     raise IllegalMove(
                         f"{'+'.join(item)} adds up to {total}, not {value} (the value of {card})"
                     )
-        # -- apply (the card leaves the hand and the turn passes in _run)
+        # -- apply (the card has left the hand, and the turn passes, in _run)
         for c in taken_cards:  # (each once: checked above)
             loose.remove(c)
         pile = self._captured[p]
@@ -656,27 +668,28 @@ class CasinoGame(Game):
     def _check_holds_after(self, p: int, card: str, value: int, what: str) -> None:
         """The rule of builds and calls: after playing ``card`` into a ``what`` of
         ``value``, ``p`` must still hold another card of that value (to capture it)."""
-        after = self._hands[p].copy()  # (a hand holds each card once)
-        after.remove(card)
+        after = self._hands[p]  # (the card has left it: _run)
         if value not in map(VALUE_OF.__getitem__, after):
             raise IllegalMove(
                 f"{self._names[p]} may {what} {value} only holding another card of value "
                 f"{value} (hand after {card}: {fmt_cards(after)})"
             )
 
-    def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> str:
-        """Apply a build or a call: ``card`` and ``items`` (loose cards and builds,
-        checked) become build ``b<next>`` of ``value``, owned by ``p``; returns its id
-        (the card leaves the hand in ``_run``)."""
-        names = set(items)
+    def _new_build(self, p: int, card: str, named: list[str], value: int, called: bool) -> str:
+        """Apply a build or a call: ``card`` and the items ``named`` (loose cards and
+        build ids, checked; in a call, the played card too) become build ``b<next>`` of
+        ``value``, owned by ``p``; returns its id (the card has left the hand in
+        ``_run``). The cards are kept sorted (:func:`.cards.sort_cards`), so the order
+        they are gathered in does not matter."""
         cards = [card]
-        loose = []
-        for c in self._loose:  # (a loop: comprehensions would make a cell for names)
-            (cards if c in names else loose).append(c)
-        self._loose = loose
+        loose = self._loose
+        for item in named:
+            if item != card and item in ALL_CARDS:  # a loose card (a build id is no card)
+                loose.remove(item)
+                cards.append(item)
         kept = []
         for b in self._builds:
-            if b["id"] in names:
+            if b["id"] in named:
                 cards += b["cards"]
             else:
                 kept.append(b)
@@ -708,15 +721,15 @@ class CasinoGame(Game):
         own = self._own_value(card, "build")
         if card in items:
             raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
-        loose = set(self._loose)
-        used: set[str] = set()
+        loose = self._loose
+        used: list[str] = []
         total = own
         for item in items:
-            total += self._item_value(item, loose, used, card, extend=True)[0]
+            total += self._item_value(item, loose, used, card)
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         self._check_holds_after(p, card, value, "build")
-        return self._new_build(p, card, items, value, called=False)
+        return self._new_build(p, card, used, value, called=False)
 
     def _on_call(self, event: dict[str, Any], p: int, card: str) -> str:
         """Call: two or more groups, each adding up to the called value (1 to 10; loose
@@ -736,26 +749,24 @@ class CasinoGame(Game):
         holding = [k for k, g in enumerate(groups) if card in g]
         if len(holding) != 1 or groups[holding[0]].count(card) != 1:
             raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
-        loose = set(self._loose)
-        used: set[str] = set()
-        items: list[str] = []
+        loose = self._loose
+        used: list[str] = []
         for group in groups:
             total = 0
             for item in group:
-                total += self._item_value(item, loose, used, card, extend=True)[0]
+                total += self._item_value(item, loose, used, card)
             if total != value:
                 raise IllegalMove(
                     f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
                 )
-            items += [x for x in group if x != card]
         self._check_holds_after(p, card, value, "call")
-        return self._new_build(p, card, items, value, called=True)
+        return self._new_build(p, card, used, value, called=True)
 
     def _on_trail(self, event: dict[str, Any], p: int, card: str) -> None:
         """Trail: the card goes loose into the center. Refused when the player built or
         called in their previous turn and that build is still in the center unchanged
         (same id): for that one turn they must capture, build or call instead. (The card
-        leaves the hand and the turn passes in ``_run``; returns ``None``: no build.)"""
+        has left the hand, and the turn passes, in ``_run``; returns ``None``: no build.)"""
         made = self._made[p]
         if made is not None and _has_build(self._builds, made):
             raise IllegalMove(
