@@ -462,8 +462,8 @@ class CasinoGame(Game):
         self._made = [None] * n
         self._phase, self._active = PLAY, (dealer + 1) % n  # the dealer's left plays first
         # What the deal named, for ``_named`` (built only when read: a replay never
-        # reads it). The hands are aliased, not copied: every later event resets this
-        # before it can change a hand, so while it is set they are still as dealt.
+        # reads it). The hands are aliased, not copied: ``_named`` shows them only while
+        # every hand is full, that is still as dealt.
         self._dealt_named = (hands, center if first else None)
 
     def _given_deal(self, event: dict[str, Any]) -> tuple[list[list[str]] | None, list[str] | None]:
