@@ -97,7 +97,8 @@ def _check_depths(events: list[dict[str, Any]], compact: bytes, lines: int) -> N
     looking at any event, and so does a substring search when no line holds that many
     (``[`` is a ``{`` in ``compact``: a run of ``MAX_DEPTH`` of them, at C speed).
     Otherwise a regular expression finds the lines holding that many (an UNO deal at
-    three players or more) in ``compact``, and only their events are walked.
+    three players or more) in ``compact``, and only their events are walked, each
+    knowing its line's count (the length of the run: :func:`check_depth` stops early).
     """
     openers = len(compact) - (lines - 1)
     if openers - lines < MAX_DEPTH - 1 or _DEEP_RUN not in compact:
@@ -108,23 +109,40 @@ def _check_depths(events: list[dict[str, Any]], compact: bytes, lines: int) -> N
     for match in _DEEP_LINE.finditer(compact):
         line += compact.count(b"\n", start, match.start())
         start = match.start()
-        check_depth(events[line], line + 1)
+        check_depth(events[line], line + 1, match.end() - start)
 
 
-def check_depth(event: Any, line: int) -> None:
-    """Raise ``LogError(line)`` if ``event`` nests deeper than :data:`MAX_DEPTH` (an
-    iterative walk that stops at the limit, so any input is safe to check)."""
-    # Only containers go on the stack (a value inside a container at MAX_DEPTH, scalar
-    # or not, is one level too deep), so a deal's card codes cost no stack entry.
-    stack = [(event, 1)] if type(event) is dict or type(event) is list else []
-    while stack:
-        value, depth = stack.pop()
-        children = value.values() if type(value) is dict else value
-        if depth >= MAX_DEPTH and children:
-            raise LogError(line, f"nested too deeply (events nest at most {MAX_DEPTH} levels)")
-        # (a container of scalars only, such as a hand of cards, is settled at C speed)
-        if not _SCALARS.issuperset(map(type, children)):
-            stack += [(v, depth + 1) for v in children if type(v) is dict or type(v) is list]
+def check_depth(event: Any, line: int, openers: int | None = None) -> None:
+    """Raise ``LogError(line)`` if ``event`` nests deeper than :data:`MAX_DEPTH` (a walk
+    a level at a time that stops at the limit, so any input is safe to check).
+
+    ``openers``, if given: the number of opening brackets on the event's line, at least
+    its number of containers (a bracket in a string is counted too). Then the walk stops
+    as soon as it proves the rest shallow enough: a path through the ``seen``
+    containers of the first ``depth`` levels goes on through at most
+    ``openers - seen`` more, so nothing is too deep while ``depth + openers - seen``
+    is under :data:`MAX_DEPTH`. (A deal holding a list of cards a player is settled
+    once the lists are counted, without looking into them.)"""
+    # Only containers are walked (a value inside a container at MAX_DEPTH, scalar or
+    # not, is one level too deep), so a deal's card codes cost no step.
+    level = [event] if type(event) is dict or type(event) is list else []
+    seen = depth = len(level)
+    while level:
+        if openers is not None and depth + openers - seen < MAX_DEPTH:
+            return
+        if depth >= MAX_DEPTH:
+            if any(level):  # a container at MAX_DEPTH holding anything
+                raise LogError(line, f"nested too deeply (events nest at most {MAX_DEPTH} levels)")
+            return
+        below: list[Any] = []
+        for value in level:
+            children = value.values() if type(value) is dict else value
+            # (a container of scalars only, such as a hand of cards, is settled at C speed)
+            if not _SCALARS.issuperset(map(type, children)):
+                below += [v for v in children if type(v) is dict or type(v) is list]
+        level = below
+        seen += len(below)
+        depth += 1
 
 
 def _parse_slow(body: str | bytes) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..base import FINISHED, IN_PROGRESS, Game, register
 from ..common import (
+    RunEntry,
     all_in,
     apply_other_type,
     check_event_type,
@@ -90,6 +91,8 @@ _KEYS = {
     "round": frozenset({"type", "scores"}),
     "end": frozenset({"type", "reason", "referee", "placements"}),
 }
+#: A ``_run`` table's entry (:func:`_with_play_fields`).
+PlayEntry = tuple[frozenset[str], Any, bool, int, str, str]
 _BUILD_ID = re.compile(r"b[1-9][0-9]*")
 #: ``_named`` after an event that names no card (shared and read-only: no dict per event).
 _NOTHING_NAMED: Mapping[str, Any] = MappingProxyType({})
@@ -124,9 +127,11 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
     spades 1 (a tie for the most gives nobody the point), big casino ``10D`` 2, little
     casino ``2S`` 1, each ace 1; ``total`` their sum (11 points at most in a round)."""
     counts = [len(c) for c in captured]
-    # (a captured pile holds each card once: its spades and aces are counted as set
-    # intersections, at C speed)
-    spades = [len(_SPADES.intersection(c)) for c in captured]
+    # (a captured pile holds each card once: as a set, its spades and aces are counted
+    # as intersections at C speed, looking up the 13 spades and 4 aces, and each casino
+    # is one lookup)
+    piles = [set(c) for c in captured]
+    spades = [len(_SPADES & c) for c in piles]
 
     def unique_top(values: list[int]) -> int | None:
         best = max(values)
@@ -134,13 +139,13 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
 
     most_cards, most_spades = unique_top(counts), unique_top(spades)
     rows = []
-    for p, cards in enumerate(captured):
+    for p, cards in enumerate(piles):
         row = {
             "cards": 3 if p == most_cards else 0,
             "spades": 1 if p == most_spades else 0,
             "big_casino": 2 if BIG_CASINO in cards else 0,
             "little_casino": 1 if LITTLE_CASINO in cards else 0,
-            "aces": len(_ACES.intersection(cards)),
+            "aces": len(_ACES & cards),
         }
         row["total"] = sum(row.values())
         rows.append(row)
@@ -186,19 +191,27 @@ class CasinoGame(Game):
         self._placements: dict[int, int] | None = None
         self._end: dict[str, Any] | None = None
         self._events = 1
-        # The latest event's deal, if it was one (hands by seat, and the center of a
-        # round's first deal; ``None`` after any other event): ``_named`` shows it.
+        # The latest deal (hands by seat, and the center of a round's first deal), for
+        # ``_named``, which shows it while nothing has been played from it (see there).
         self._dealt_named: tuple[list[list[str]], list[str] | None] | None = None
 
     @property
     def _named(self) -> Mapping[str, Any]:
         """The cards named by the latest event pushed (a deal's hands and center, as
         fresh lists; empty after any other event, ``end`` and ``correction`` included),
-        for the bots, which push seeded deals without cards and log them named."""
+        for the bots, which push seeded deals without cards and log them named.
+
+        Derived, so that no event pays for it: the latest deal is the latest event
+        while every hand still holds the :data:`HAND_SIZE` cards it dealt (any play
+        takes one, and a round ends with every hand empty); an ``end`` forgets it, and
+        a ``correction`` comes only after the end. (A refused event changes nothing,
+        this included.)"""
         deal = self._dealt_named
         if deal is None:
             return _NOTHING_NAMED
         hands, center = deal
+        if any(len(cards) != HAND_SIZE for cards in hands):  # played from since
+            return _NOTHING_NAMED
         shown: dict[str, Any] = {
             "hands": {name: list(cards) for name, cards in zip(self._names, hands, strict=True)}
         }
@@ -264,68 +277,93 @@ class CasinoGame(Game):
         game in progress, score-sheet lines only on a sheet), then its handler
         (``_on_<type>``); a play (``capture``, ``build``, ``call``, ``trail``) first
         names its player and card (:meth:`_play_card`: the player to move, a card in
-        their hand), which the handler gets.
+        their hand), which the handler gets, the card out of the hand already (put back
+        where it was if the handler refuses the play).
 
-        Speed (``bench/bench_casino.py``): the usual event passes the shared checks in
-        one condition and the usual play its player and card in another, without a call
-        (:meth:`_play_card` is called only to find the refusal); one lookup an event
-        finds the type's fields, handler and whether it is a play
-        (:data:`_PLAYED_TYPES`); the fields are read by subscript (a missing one is the
-        rare case: a ``KeyError`` caught costs nothing until it happens, a ``get`` is a
-        method call every time)."""
+        Speed (``bench/bench_casino.py``): the usual play passes the shared checks and
+        names its player and card in one condition, without a call (a play the player
+        to move makes is a play of a game in progress: only :meth:`_finish` ends one,
+        and it leaves the ``play`` phase; the refusals are found by
+        :func:`~games.engine.common.check_event_type` then :meth:`_play_card`, in that
+        order); one lookup an event finds the type's fields, handler and whether it is
+        a play (:data:`_PLAYED_TYPES`); the fields are read by subscript (a missing one
+        is the rare case: a ``KeyError`` caught costs nothing until it happens, a
+        ``get`` is a method call every time); the count and the hands are locals (the
+        count is stored back whatever happens, the hands re-read after any event but a
+        play, which changes a hand in place)."""
         table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         playing = PLAY
         names = self._names
+        n = self._n
         sheet = self.sheet
         running = IN_PROGRESS
-        for event in events:
-            try:
-                kind = event["type"] if type(event) is dict else None
-                entry = table[kind] if type(kind) is str else None
-            except KeyError:  # no type, or not one of the types this game takes
-                entry = None
-            if entry is None:  # not one of Casino's own types that this game takes
-                apply_other_type(self, event, _KEYS, "round")
-                continue
-            keys, handler, play = entry
-            # the cards named by this event only (a seeded deal fills them)
-            self._dealt_named = None
-            if (
-                not keys.issuperset(event)  # (no keys view: C-level, per key)
-                or self._status != running
-            ):  # all but the common case (no call there: replay speed); refusals are there
-                check_event_type(event, _KEYS, self._status, sheet, "round")
-            if play:
-                # the usual case of _play_card inline (the player to move, a card they
-                # hold); it gives the refusal
-                p = self._active
+        hands = self._hands
+        count = self._events
+        try:
+            for event in events:
                 try:
-                    name, card = event["player"], event["card"]
-                except KeyError:
-                    name = card = None
-                if (
-                    p is None
-                    or type(name) is not str
-                    or name != names[p]
-                    or self._phase != playing
-                    or type(card) is not str
-                    or card not in self._hands[p]
-                ):
-                    p, card = self._play_card(event)
-                # Every play: its own effect (the handler, which checks everything first
-                # and returns the build the player made, if any); then the card leaves
-                # the hand, and the turn passes left, or every hand is empty
-                # (:meth:`_played_out`: the next deal, or the round's end).
-                made = handler(self, event, p, card)
-                self._hands[p].remove(card)
-                self._made[p] = made
-                if any(self._hands):
-                    self._active = (p + 1) % self._n
+                    kind = event["type"] if type(event) is dict else None
+                    entry = table[kind] if type(kind) is str else None
+                except KeyError:  # no type, or not one of the types this game takes
+                    entry = None
+                if entry is None:  # not one of Casino's own types that this game takes
+                    self._events = count
+                    apply_other_type(self, event, _KEYS, "round")  # (counts it)
+                    count = self._events
+                    hands = self._hands
+                    continue
+                keys, handler, play, size, x1, x2 = entry
+                if play:
+                    # the usual case of check_event_type and _play_card inline (no unknown
+                    # field, the player to move, a card they hold)
+                    try:
+                        name, card = event["player"], event["card"]
+                    except KeyError:
+                        name = card = None
+                    if (
+                        self._phase != playing
+                        or type(name) is not str
+                        or name != names[p := self._active]  # type: ignore[index]
+                        or type(card) is not str
+                        or len(event) != size  # (no unknown field: see _with_play_fields)
+                        or x1 not in event
+                        or x2 not in event
+                    ):  # all but the common case; the refusals are there
+                        check_event_type(event, _KEYS, self._status, sheet, "round")
+                        p, card = self._play_card(event)
+                    hand = hands[p]
+                    try:
+                        at = hand.index(card)
+                    except ValueError:  # not a card they hold: _play_card refuses it
+                        p, card = self._play_card(event)
+                        at = hand.index(card)  # (not reached)
+                    # Every play: the card leaves the hand (found once: the place it goes
+                    # back to if the play is refused), then its own effect (the handler,
+                    # which checks everything first and returns the build the player
+                    # made, if any); then the turn passes left, or every hand is empty
+                    # (:meth:`_played_out`: the next deal, or the round's end). Turns go
+                    # round from the dealer's left, who got as many cards as everybody, so
+                    # every hand is empty once the next player's is.
+                    del hand[at]
+                    try:
+                        made = handler(self, event, p, card)
+                    except BaseException:
+                        hand.insert(at, card)  # refused: nothing of the event changes
+                        raise
+                    self._made[p] = made
+                    q = (p + 1) % n
+                    if hands[q]:
+                        self._active = q
+                    else:
+                        self._played_out()
                 else:
-                    self._played_out()
-            else:
-                handler(self, event)
-            self._events += 1
+                    if not keys.issuperset(event) or self._status != running:
+                        check_event_type(event, _KEYS, self._status, sheet, "round")
+                    handler(self, event)
+                    hands = self._hands  # (a deal deals new ones)
+                count += 1
+        finally:
+            self._events = count
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
@@ -369,12 +407,9 @@ class CasinoGame(Game):
             deck = round_deck(self.seed, round_no) if first else self._deck
             assert deck is not None
             pos = 0 if first else len(self._dealt)
-            # blocks of four from ``pos``, the dealer's left first: seat p's block is
-            # number (p - dealer - 1) % n
-            hands: list[list[str]] = [
-                deck[start : start + HAND_SIZE]
-                for start in [pos + HAND_SIZE * ((p - dealer - 1) % n) for p in range(n)]
-            ]
+            # blocks of four from ``pos``, the dealer's left first (_SEAT_BLOCKS)
+            part = deck[pos : pos + HAND_SIZE * n]
+            hands: list[list[str]] = list(map(part.__getitem__, _SEAT_BLOCKS[n][dealer]))
             pos += HAND_SIZE * n
             center = deck[pos : pos + CENTER_SIZE] if first else []
             named = dict(zip(names, hands, strict=True))
@@ -405,8 +440,12 @@ class CasinoGame(Game):
                         f"{c} is dealt twice in this round (a deck holds every card once)"
                     )
                 seen.add(c)
-            order = [(dealer + 1 + i) % n for i in range(n)]
-            dealt = dealt_before + [c for p in order for c in hands[p]] + center
+            # the hands in the order dealt, from the dealer's left (a loop: comprehensions
+            # reading dealer, n and hands would make cells for them at every deal)
+            dealt = list(dealt_before)
+            for k in range(1, n + 1):
+                dealt += hands[(dealer + k) % n]
+            dealt += center
         # -- apply
         if first:
             self._round, self._dealer, self._deals = round_no, dealer, 1
@@ -423,8 +462,8 @@ class CasinoGame(Game):
         self._made = [None] * n
         self._phase, self._active = PLAY, (dealer + 1) % n  # the dealer's left plays first
         # What the deal named, for ``_named`` (built only when read: a replay never
-        # reads it). The hands are aliased, not copied: every later event resets this
-        # before it can change a hand, so while it is set they are still as dealt.
+        # reads it). The hands are aliased, not copied: ``_named`` shows them only while
+        # every hand is full, that is still as dealt.
         self._dealt_named = (hands, center if first else None)
 
     def _given_deal(self, event: dict[str, Any]) -> tuple[list[list[str]] | None, list[str] | None]:
@@ -469,25 +508,26 @@ class CasinoGame(Game):
                 return b
         raise IllegalMove(f"there is no build {bid} in the center")
 
-    def _item_value(
-        self, item: str, loose: set[str], used: set[str], card: str, extend: bool
-    ) -> tuple[int, bool]:
-        """The value of one named item (a loose card code or a build id) of a build or
-        a call, checked: it is in the center, not named twice, a number card, and (a
-        build) not called. Returns (value, is a build); adds it to ``used``."""
+    def _item_value(self, item: str, loose: list[str], used: list[str], card: str) -> int:
+        """The value of one named item (a loose card code or a build id, or in a call
+        the played ``card``) of a build or a call, checked: it is in the center, not
+        named twice, a number card, and (a build) not called: nobody can raise or extend
+        a called build. Returns its value; adds it to ``used``. (``loose`` and ``used``
+        hold a dozen items at most: lists, searched as fast as sets and built for
+        nothing.)"""
         if item in used:
             raise IllegalMove(f"{item} is named twice")
         if item not in ALL_CARDS and _BUILD_ID.fullmatch(item):  # (a card is no build id)
             b = self._build_by_id(item)
-            if b["called"] and extend:
+            if b["called"]:
                 raise IllegalMove(
                     f"{item} is a called build of {b['value']}: nobody can raise or extend it"
                 )
-            used.add(item)
-            return b["value"], True
+            used.append(item)
+            return b["value"]
         if item == card:
-            used.add(item)
-            return VALUE_OF[card] or 0, False
+            used.append(item)
+            return VALUE_OF[card] or 0
         if item not in loose:
             raise IllegalMove(f"{item} is not loose in the center")
         value = VALUE_OF[item]
@@ -496,8 +536,8 @@ class CasinoGame(Game):
                 f"{item} has no number: jacks, queens and kings only pair, they are never "
                 "part of a build or a call"
             )
-        used.add(item)
-        return value, False
+        used.append(item)
+        return value
 
     @staticmethod
     def _item_list(value: object, field: str) -> list[str]:
@@ -519,8 +559,8 @@ class CasinoGame(Game):
         """Capture with a card: each item of ``take`` is a list of loose cards adding up
         to the card's value (one card of equal value is a list of one) or the id of a
         build of that value; items are disjoint, at least one. A face card takes exactly
-        one loose card of its own rank. (The card leaves the hand and the turn passes in
-        ``_run``; returns ``None``: no build made.)"""
+        one loose card of its own rank. (The card has left the hand, and the turn passes,
+        in ``_run``; returns ``None``: no build made.)"""
         take = event.get("take")
         if not isinstance(take, list) or not take:
             raise InvalidEvent(
@@ -567,22 +607,22 @@ class CasinoGame(Game):
                 raise IllegalMove(f"{card} pairs only with a loose {rank}, not {other}")
             taken_cards.append(other)
         else:
-            used: set[str] = set()
+            # What is taken so far: taken_builds and taken_cards (a build id is never a
+            # card code, so each list is the one to look in; no set for the usual one).
             for item in take:
                 if type(item) is str:
-                    if item in used:
+                    if item in taken_builds:
                         raise IllegalMove(f"{item} is taken twice")
                     b = self._build_by_id(item)
                     if b["value"] != value:
                         raise IllegalMove(
                             f"{item} is a build of {b['value']}: {card} captures builds of {value}"
                         )
-                    used.add(item)
                     taken_builds.append(item)
                     continue
                 total = 0
                 for c in item:
-                    if c in used:
+                    if c in taken_cards:
                         raise IllegalMove(f"{c} is taken twice")
                     if c not in loose:
                         raise IllegalMove(f"{c} is not loose in the center")
@@ -591,25 +631,26 @@ class CasinoGame(Game):
                         raise IllegalMove(
                             f"{c} has no number: face cards only pair, they are never part of a sum"
                         )
-                    used.add(c)
+                    taken_cards.append(c)
                     total += v
                 if total != value:
                     raise IllegalMove(
                         f"{'+'.join(item)} adds up to {total}, not {value} (the value of {card})"
                     )
-                taken_cards += item
-        # -- apply (the card leaves the hand and the turn passes in _run)
+        # -- apply (the card has left the hand, and the turn passes, in _run)
         for c in taken_cards:  # (each once: checked above)
             loose.remove(c)
         pile = self._captured[p]
         pile.append(card)
         pile += taken_cards
         if taken_builds:
-            ids = set(taken_builds)
+            kept = []
             for b in self._builds:
-                if b["id"] in ids:
+                if b["id"] in taken_builds:
                     pile += b["cards"]
-            self._builds = [b for b in self._builds if b["id"] not in ids]
+                else:
+                    kept.append(b)
+            self._builds = kept
         self._last_capture = p
         return None
 
@@ -627,23 +668,28 @@ class CasinoGame(Game):
     def _check_holds_after(self, p: int, card: str, value: int, what: str) -> None:
         """The rule of builds and calls: after playing ``card`` into a ``what`` of
         ``value``, ``p`` must still hold another card of that value (to capture it)."""
-        if not any(VALUE_OF[c] == value for c in self._hands[p] if c != card):
+        after = self._hands[p]  # (the card has left it: _run)
+        if value not in map(VALUE_OF.__getitem__, after):
             raise IllegalMove(
                 f"{self._names[p]} may {what} {value} only holding another card of value "
-                f"{value} (hand after {card}: "
-                f"{fmt_cards(c for c in self._hands[p] if c != card)})"
+                f"{value} (hand after {card}: {fmt_cards(after)})"
             )
 
-    def _new_build(self, p: int, card: str, items: list[str], value: int, called: bool) -> str:
-        """Apply a build or a call: ``card`` and ``items`` (loose cards and builds,
-        checked) become build ``b<next>`` of ``value``, owned by ``p``; returns its id
-        (the card leaves the hand in ``_run``)."""
-        names = set(items)
-        cards = [card] + [c for c in self._loose if c in names]
-        self._loose = [c for c in self._loose if c not in names]
+    def _new_build(self, p: int, card: str, named: list[str], value: int, called: bool) -> str:
+        """Apply a build or a call: ``card`` and the items ``named`` (loose cards and
+        build ids, checked; in a call, the played card too) become build ``b<next>`` of
+        ``value``, owned by ``p``; returns its id (the card has left the hand in
+        ``_run``). The cards are kept sorted (:func:`.cards.sort_cards`), so the order
+        they are gathered in does not matter."""
+        cards = [card]
+        loose = self._loose
+        for item in named:
+            if item != card and item in ALL_CARDS:  # a loose card (a build id is no card)
+                loose.remove(item)
+                cards.append(item)
         kept = []
         for b in self._builds:
-            if b["id"] in names:
+            if b["id"] in named:
                 cards += b["cards"]
             else:
                 kept.append(b)
@@ -675,15 +721,15 @@ class CasinoGame(Game):
         own = self._own_value(card, "build")
         if card in items:
             raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
-        loose = set(self._loose)
-        used: set[str] = set()
+        loose = self._loose
+        used: list[str] = []
         total = own
         for item in items:
-            total += self._item_value(item, loose, used, card, extend=True)[0]
+            total += self._item_value(item, loose, used, card)
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         self._check_holds_after(p, card, value, "build")
-        return self._new_build(p, card, items, value, called=False)
+        return self._new_build(p, card, used, value, called=False)
 
     def _on_call(self, event: dict[str, Any], p: int, card: str) -> str:
         """Call: two or more groups, each adding up to the called value (1 to 10; loose
@@ -703,28 +749,26 @@ class CasinoGame(Game):
         holding = [k for k, g in enumerate(groups) if card in g]
         if len(holding) != 1 or groups[holding[0]].count(card) != 1:
             raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
-        loose = set(self._loose)
-        used: set[str] = set()
-        items: list[str] = []
+        loose = self._loose
+        used: list[str] = []
         for group in groups:
             total = 0
             for item in group:
-                total += self._item_value(item, loose, used, card, extend=True)[0]
+                total += self._item_value(item, loose, used, card)
             if total != value:
                 raise IllegalMove(
                     f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
                 )
-            items += [x for x in group if x != card]
         self._check_holds_after(p, card, value, "call")
-        return self._new_build(p, card, items, value, called=True)
+        return self._new_build(p, card, used, value, called=True)
 
     def _on_trail(self, event: dict[str, Any], p: int, card: str) -> None:
         """Trail: the card goes loose into the center. Refused when the player built or
         called in their previous turn and that build is still in the center unchanged
         (same id): for that one turn they must capture, build or call instead. (The card
-        leaves the hand and the turn passes in ``_run``; returns ``None``: no build.)"""
+        has left the hand, and the turn passes, in ``_run``; returns ``None``: no build.)"""
         made = self._made[p]
-        if made is not None and any(b["id"] == made for b in self._builds):
+        if made is not None and _has_build(self._builds, made):
             raise IllegalMove(
                 f"{self._names[p]} made build {made} in their previous turn and it is "
                 "unchanged: no trail this turn (capture, build or call)"
@@ -906,7 +950,7 @@ class CasinoGame(Game):
                 if count >= MOVES_PER_CARD:
                     break
         made = self._made[p]
-        if made is None or not any(b["id"] == made for b in self._builds):
+        if made is None or not _has_build(self._builds, made):
             moves += [{"type": "trail", "player": name, "card": c} for c in hand]
         return moves
 
@@ -1089,6 +1133,14 @@ class CasinoGame(Game):
         return g
 
 
+def _has_build(builds: list[dict[str, Any]], bid: str) -> bool:
+    """Whether build ``bid`` is in the center (``builds``), unchanged since it got that
+    id: the trail restriction (:meth:`CasinoGame._on_trail`). (A function of its own:
+    a function whose generator reads one of its locals makes a cell for that local at
+    every call, even when the generator never runs, and every trail would pay for it.)"""
+    return any(b["id"] == bid for b in builds)
+
+
 def _subsets(pool: list[tuple[str, int]], total: int, allow_empty: bool = False) -> list[list[str]]:
     """The sub-lists of ``pool`` (``(name, value)`` pairs, values positive) whose
     values add up to ``total``, each in pool order, fewer items first."""
@@ -1143,7 +1195,36 @@ def _disjoint_collections(
 _HANDLERS = {kind: getattr(CasinoGame, "_on_" + kind) for kind in _KEYS if kind != "end"}
 #: The plays: a card of the player to move (``_run`` checks it first: _play_card).
 _PLAYS = frozenset({"capture", "build", "call", "trail"})
+
+
+def _with_play_fields(table: dict[str, RunEntry]) -> dict[str, PlayEntry]:
+    """``table`` (:func:`~games.engine.common.run_tables`) with, for each type, its
+    number of fields and the first and last of those beyond ``type``, ``player`` and
+    ``card`` (``type`` for a trail, which has none): every field of a play is required,
+    so a play with that many fields holding these five holds no other (``_run``'s test
+    of the usual play: two lookups and a length instead of a lookup a field at C
+    level, each comparing strings that are not the same object)."""
+    out = {}
+    for kind, (keys, handler, play) in table.items():
+        beyond = sorted(keys - {"type", "player", "card"}) or ["type"]
+        out[kind] = (keys, handler, play, len(keys), beyond[0], beyond[-1])
+    return out
+
+
 #: ``_run``'s one lookup an event, in the table of its game (played, or a score sheet,
-#: which takes "round" lines only): the type's fields, its handler, and whether it is a
-#: play.
-_PLAYED_TYPES, _SHEET_TYPES = run_tables(_KEYS, _HANDLERS, _PLAYS, "round")
+#: which takes "round" lines only): the type's fields, its handler, whether it is a
+#: play, and for a play the fields ``_run`` looks for (:func:`_with_play_fields`).
+_PLAYED_TYPES, _SHEET_TYPES = map(_with_play_fields, run_tables(_KEYS, _HANDLERS, _PLAYS, "round"))
+#: A seeded deal's cards, ``HAND_SIZE`` to each player from the dealer's left: seat p's
+#: block is number ``(p - dealer - 1) % n``, as a slice of the deal's cards:
+#: ``_SEAT_BLOCKS[n][dealer][p]`` (a table: no arithmetic a deal).
+_SEAT_BLOCKS: dict[int, tuple[tuple[slice, ...], ...]] = {
+    n: tuple(
+        tuple(
+            slice(HAND_SIZE * ((p - dealer - 1) % n), HAND_SIZE * ((p - dealer - 1) % n + 1))
+            for p in range(n)
+        )
+        for dealer in range(n)
+    )
+    for n in range(CasinoGame.min_players, CasinoGame.max_players + 1)
+}
