@@ -550,8 +550,15 @@ def seat_polish(
 
 
 class _SeatPolish:
-    """The state of :func:`seat_polish`: the tables, each one's gaps, and the tables
-    holding players of each points total."""
+    """The state of :func:`seat_polish`: the tables, each one's gaps and key (the sorted
+    row numbers of its players' rows of costs), and the tables holding players of each
+    points total.
+
+    Invariants while the tables are polished: a swap exchanges two players with the
+    same points, so the tables holding each points total never change
+    (:attr:`tables_with`, sorted once); a table's gaps depend only on its key, and the
+    gaps of a table with one player replaced only on its key and the two rows
+    (:meth:`replaced_gaps`, kept by those three: tables of a round share keys)."""
 
     def __init__(self, problem: Problem, groups: Sequence[Sequence[int]], max_evals: int) -> None:
         self.seats, self.pts, self.adj = problem.seats, problem.points, problem.adj
@@ -572,26 +579,47 @@ class _SeatPolish:
                     self.rows.append(row)
                 ids.append(r)
         self.gaps_of: dict[tuple[int, ...], int] = {}
-        self.gaps = [self.table_gaps(t) for t in self.tables]
-        self.with_points: dict[float, set[int]] = {}
+        self.keys = [self.table_key(t) for t in self.tables]
+        self.gaps = [self.key_gaps(k) for k in self.keys]
+        # (table key, row out, row in) -> the gaps of such a table after that swap
+        self.replaced: dict[tuple[tuple[int, ...], int, int], int] = {}
+        with_points: dict[float, set[int]] = {}
         for i, t in enumerate(self.tables):
             for p in t:
-                self.with_points.setdefault(self.pts[p], set()).add(i)
+                with_points.setdefault(self.pts[p], set()).add(i)
+        self.tables_with = {pts: sorted(found) for pts, found in with_points.items()}
         self.max_evals = max_evals
         self.evals = 0
 
-    def table_gaps(self, table: list[int]) -> int:
-        """:func:`table_gaps`, each player's row of costs computed once (the seat
-        counts do not change while the tables are polished) and the gaps once per
-        multiset of rows (they depend on nothing else)."""
+    def table_key(self, table: list[int]) -> tuple[int, ...]:
+        """The sorted row numbers of ``table``'s players (at a table of its size)."""
         ids = self.row_ids[len(table)]
         key = [ids[p] for p in table]
         key.sort()
-        tkey = tuple(key)
-        found = self.gaps_of.get(tkey)
+        return tuple(key)
+
+    def key_gaps(self, key: tuple[int, ...]) -> int:
+        """:func:`table_gaps` of a table of this key: each player's row of costs was
+        computed once (the seat counts do not change while the tables are polished),
+        and the gaps are computed once per multiset of rows (they depend on nothing
+        else)."""
+        found = self.gaps_of.get(key)
         if found is None:
             rows = self.rows
-            found = self.gaps_of[tkey] = _gaps_of_rows(tuple(sorted(rows[r] for r in tkey)))
+            found = self.gaps_of[key] = _gaps_of_rows(tuple(sorted(rows[r] for r in key)))
+        return found
+
+    def replaced_gaps(self, j: int, out_row: int, in_row: int) -> int:
+        """The gaps of table ``j`` once a player of row ``out_row`` leaves it for one of
+        row ``in_row`` (row numbers at table ``j``'s size)."""
+        key = self.keys[j]
+        found = self.replaced.get((key, out_row, in_row))
+        if found is None:
+            new = list(key)
+            new.remove(out_row)
+            new.append(in_row)
+            new.sort()
+            found = self.replaced[key, out_row, in_row] = self.key_gaps(tuple(new))
         return found
 
     def mend(self, i: int) -> bool:
@@ -600,32 +628,47 @@ class _SeatPolish:
 
         Candidates in a fixed order: each player ``a`` of table ``i``, the other tables
         holding ``a``'s points total in index order, their players with that total in
-        seat order. A swap is refused when it adds weighted repeats or repeat pairs, or
-        when it leaves no fewer gaps on the two tables. Both tests are pure, so they are
-        made cheapest first, from what is kept per candidate: table ``i``'s gaps once
-        ``a`` left depend only on the row of costs of who replaces them (once per row),
-        and most candidates fail there; the repeats come from sums (``a`` against each
-        table once) rather than recounts. The same answers as testing every swap in
-        full, the polish's inner loop being most of its time at 1,000 players."""
-        pts, adj, tables = self.pts, self.adj, self.tables
+        seat order. A swap is refused when it leaves no fewer gaps on the two tables, or
+        when it adds weighted repeats or repeat pairs. Both tests are pure, so they are
+        made cheapest first, from what is kept: table ``i``'s gaps once ``a`` left
+        depend only on the row of costs of who replaces them (once per row), and most
+        candidates fail there; then table ``j``'s (:meth:`replaced_gaps`), where nearly
+        all the others fail; last the repeats, from sums (``a`` against each table once)
+        rather than recounts. The same answers as testing every swap in full, the
+        polish's inner loop being most of its time at 1,000 players. Every candidate
+        looked at counts as one evaluation against the budget, refused early or not."""
+        pts, adj, tables, gaps, row_ids = self.pts, self.adj, self.tables, self.gaps, self.row_ids
         ti = tables[i]  # unchanged until a swap is made (and then this returns)
-        gaps_i = self.gaps[i]
-        ids_i = self.row_ids[len(ti)]
+        gaps_i = gaps[i]
+        ids_i = row_ids[len(ti)]
+        evals, max_evals = self.evals, self.max_evals
         for a in list(ti):
             pa, ma = pts[a], adj[a]
+            ra = ids_i[a]
             wa, na = _repeats(ma, ti)  # a at its table (a is not in its own met)
-            gi_of: dict[int, int] = {ids_i[a]: gaps_i}  # row of b -> table i's gaps
-            for j in sorted(self.with_points[pa] - {i}):
+            gi_of: dict[int, int] = {ra: gaps_i}  # row of b -> table i's gaps
+            for j in self.tables_with[pa]:
+                if j == i:
+                    continue
                 tj = tables[j]
-                before = gaps_i + self.gaps[j]
+                gaps_j = gaps[j]
+                before = gaps_i + gaps_j
+                ids_j = row_ids[len(tj)]
+                ra_j = ids_j[a]  # a's row at table j's size
                 a_at_j = None  # a against all of table j, when first needed
                 for b in [x for x in tj if pts[x] == pa]:
-                    self.evals += 1
+                    evals += 1
                     rb = ids_i[b]
                     gi = gi_of.get(rb)
                     if gi is None:
-                        gi = gi_of[rb] = self.table_gaps([b if x == a else x for x in ti])
+                        gi = gi_of[rb] = self.replaced_gaps(i, ra, rb)
                     if gi >= before:  # no count of gaps at table j could make up for it
+                        continue
+                    rb_j = ids_j[b]
+                    # Two players with the same row of costs leave the table's gaps as
+                    # they were.
+                    gj = gaps_j if ra_j == rb_j else self.replaced_gaps(j, rb_j, ra_j)
+                    if gi + gj >= before:
                         continue
                     if a_at_j is None:
                         a_at_j = _repeats(ma, tj)
@@ -642,25 +685,22 @@ class _SeatPolish:
                     # repeat pair.
                     if wa2 + wb2 > wa + wb or na2 + nb2 > na + nb:
                         continue
-                    if self._swap_if_fewer_gaps(a, i, b, j, gi):
-                        return True
-                if self.evals >= self.max_evals:
+                    self._swap(a, i, gi, b, j, gj)
+                    self.evals = evals
+                    return True
+                if evals >= max_evals:
+                    self.evals = evals
                     return False
+        self.evals = evals
         return False
 
-    def _swap_if_fewer_gaps(self, a: int, i: int, b: int, j: int, gi: int) -> bool:
-        """Swap ``a`` (table ``i``) and ``b`` (table ``j``) when the two tables' gaps
-        fall; ``gi``: table ``i``'s gaps after the swap."""
-        ti, tj = self.tables[i], self.tables[j]
-        ids_j = self.row_ids[len(tj)]
-        nj = [a if x == b else x for x in tj]
-        # Two players with the same row of costs leave the table's gaps as they were.
-        gj = self.gaps[j] if ids_j[a] == ids_j[b] else self.table_gaps(nj)
-        if gi + gj >= self.gaps[i] + self.gaps[j]:
-            return False
-        ni = [b if x == a else x for x in ti]
+    def _swap(self, a: int, i: int, gi: int, b: int, j: int, gj: int) -> None:
+        """Swap ``a`` (table ``i``) and ``b`` (table ``j``); ``gi``, ``gj``: the two
+        tables' gaps after the swap."""
+        ni = [b if x == a else x for x in self.tables[i]]
+        nj = [a if x == b else x for x in self.tables[j]]
         self.tables[i], self.tables[j], self.gaps[i], self.gaps[j] = ni, nj, gi, gj
-        return True
+        self.keys[i], self.keys[j] = self.table_key(ni), self.table_key(nj)
 
 
 def _repeats(met: dict[int, int], table: Sequence[int]) -> tuple[int, int]:
