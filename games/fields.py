@@ -17,21 +17,21 @@ class FastJSONField(models.JSONField):
     (:class:`JSONTextField`, some 170-280 kB) took the standard
     encoder 4-6 ms and orjson 0.4 ms, inside the progression to the next round
     (issue 26). The values must be plain JSON (dicts with string keys, lists, strings,
-    finite numbers, booleans, None), as a ``jsonb`` column stores them anyway. Without
-    orjson, with an ``encoder``, or on another database, it is ``JSONField`` itself."""
+    finite numbers, booleans, None), as a ``jsonb`` column stores them anyway (without
+    orjson, :mod:`games.engine.jsonio` writes them with the standard library's). With
+    an ``encoder``, or on another database, it is ``JSONField`` itself."""
+
+    #: psycopg's wrapper of a value for the column's type (``psycopg.types.json``).
+    _psycopg_wrapper = "Jsonb"
 
     def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
-        if (
-            self.encoder is not None
-            or connection.vendor != "postgresql"
-            or jsonio.BACKEND != "orjson"
-        ):
+        if self.encoder is not None or connection.vendor != "postgresql":
             return super().get_db_prep_value(value, connection, prepared)
-        from psycopg.types.json import Jsonb
+        from psycopg.types import json as psycopg_json
 
         if not prepared:
             value = self.get_prep_value(value)
-        return Jsonb(value, dumps=jsonio.dumps)
+        return getattr(psycopg_json, self._psycopg_wrapper)(value, dumps=jsonio.dumps)
 
 
 class JSONTextField(FastJSONField):
@@ -46,19 +46,12 @@ class JSONTextField(FastJSONField):
     ``jsonb`` column. Other databases store JSON as text already: there it is
     :class:`FastJSONField`."""
 
+    _psycopg_wrapper = "Json"
+
     def db_type(self, connection: Any) -> str | None:
         if connection.vendor == "postgresql":
             return "json"
         return super().db_type(connection)
-
-    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
-        if connection.vendor != "postgresql" or self.encoder is not None:
-            return super().get_db_prep_value(value, connection, prepared)
-        from psycopg.types.json import Json
-
-        if not prepared:
-            value = self.get_prep_value(value)
-        return Json(value, dumps=jsonio.dumps)
 
     def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
         # psycopg decodes a ``json`` column itself (Django turns that off for ``jsonb``
