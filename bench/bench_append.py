@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_progression import BASE_DIR, run_child, tree  # noqa: E402
+from bench_progression import BASE_DIR, backend, run_child, tree  # noqa: E402
 
 #: Runs in the tree under test (its directory first on ``sys.path``): one JSON line,
 #: the appends' wall times in seconds.
@@ -73,12 +73,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", default="e2ae17c")
     args = parser.parse_args()
-    backend = (
-        "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
-    )
     print(
         f"Appends at events {args.first + 1}-{args.last} of {args.games} 4-player UNO games,"
-        f" {backend}, load {os.getloadavg()[0]:.1f}; {args.repeat} runs a tree, alternated"
+        f" {backend()}, load {os.getloadavg()[0]:.1f}; {args.repeat} runs a tree, alternated"
     )
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)

@@ -152,6 +152,11 @@ def tree(commit: str, workdir: Path) -> Iterator[Path]:
         )
 
 
+def backend() -> str:
+    """The database the children run on, as the benches print it."""
+    return "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
+
+
 def run_child(code_dir: Path, child: str, args: list[str], workdir: Path) -> str:
     """The standard output of the script ``child`` run with ``args`` in the tree
     ``code_dir`` (its directory first on ``sys.path``), in the embedded mode (eager
@@ -213,11 +218,8 @@ def main() -> None:
         " it round 2 pays the process's and the database session's first-use costs",
     )
     args = parser.parse_args()
-    backend = (
-        "PostgreSQL" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "SQLite"
-    )
     print(
-        f"Progression (round_progress), {args.players} players at tables of 4, {backend},"
+        f"Progression (round_progress), {args.players} players at tables of 4, {backend()},"
         f" load {os.getloadavg()[0]:.1f}; median of {args.repeat} runs a tree, alternated"
         + ("; garbage collected before each timed round" if args.collect_first else "")
         + ("; after an untimed warm-up event" if args.warm_up else "")
