@@ -395,45 +395,29 @@ async def test_my_tables_socket_follows_a_tournament_the_player_signs_up_for_lat
         return user, PlayerFactory(handle="late-ann", user=user), PlayerFactory(), later
 
     user, mine, other, later = await database_sync_to_async(setup)()
+
+    async def step(service, **kwargs):  # a service call, its live messages sent
+        done = await database_sync_to_async(service)(**kwargs)
+        await sync_to_async(live_flush)()
+        return done
+
+    def me(*changed):
+        return {"type": "me", "tournaments": [later.pk], "changed": list(changed)}
+
     socket = await _open("/ws/me/", user=user)
     try:
         assert await _receive(socket) == {"type": "hello", "tournaments": []}
-        await database_sync_to_async(services.registration_create)(
-            tournament=later, player=other, user=organizer
-        )
-        await sync_to_async(live_flush)()
+        await step(services.registration_create, tournament=later, player=other, user=organizer)
         assert await _silent(socket)
-        registration = await database_sync_to_async(services.registration_create)(
-            tournament=later, player=mine, user=organizer
+        registration = await step(
+            services.registration_create, tournament=later, player=mine, user=organizer
         )
-        await sync_to_async(live_flush)()
-        assert await _receive(socket) == {
-            "type": "me",
-            "tournaments": [later.pk],
-            "changed": ["registrations"],
-        }
-        await database_sync_to_async(audit_write)(
-            tournament=later, user=None, action="round_seated"
-        )
-        await sync_to_async(live_flush)()
-        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == {
-            "type": "me",
-            "tournaments": [later.pk],
-            "changed": ["seating", "rounds"],
-        }
-        await database_sync_to_async(services.registration_drop)(
-            registration=registration, user=user
-        )
-        await sync_to_async(live_flush)()
-        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == {
-            "type": "me",
-            "tournaments": [later.pk],
-            "changed": ["registrations"],
-        }
-        await database_sync_to_async(audit_write)(
-            tournament=later, user=None, action="round_seated"
-        )
-        await sync_to_async(live_flush)()
+        assert await _receive(socket) == me("registrations")
+        await step(audit_write, tournament=later, user=None, action="round_seated")
+        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == me("seating", "rounds")
+        await step(services.registration_drop, registration=registration, user=user)
+        assert await _receive(socket, timeout=TOURNAMENT_INTERVAL + 5) == me("registrations")
+        await step(audit_write, tournament=later, user=None, action="round_seated")
         assert await _silent(socket, seconds=TOURNAMENT_INTERVAL + 0.3)
     finally:
         await socket.disconnect()
