@@ -215,3 +215,84 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
     else:
         log = _short_game(cut % 5)[: cut + 2]
     check_garbage_events(engine.replay(log), garbage)
+
+
+def _both_ways(run):
+    """``run()`` with the usual play, draw and pass applied inline by ``_run`` and with
+    the handlers alone: ``("ok", state)`` or ``("refused", message)`` each."""
+    from games.engine.uno.game import UnoGame
+
+    outcomes = []
+    for inline in (True, False):
+        UnoGame._INLINE = inline
+        try:
+            outcomes.append(("ok", run().to_state()))
+        except engine.EngineError as exc:
+            outcomes.append(("refused", str(exc)))
+        finally:
+            UnoGame._INLINE = True
+    return outcomes
+
+
+def _next_event_variants(g, event, rng):
+    """``event`` (the log's next one) and the events a scorekeeper might send instead
+    that look like the inline shapes: another player; each card of the hand, one not in
+    it, a wild, a non-card; a draw naming the right, a wrong or no card; a pass."""
+    turn = g.turn
+    players = list(g.players)
+    hand = g.hand_of(turn) if turn is not None else []
+    variants = [dict(event)]
+    for name in players:
+        variants += [
+            {"type": "play", "player": name, "card": rng.choice(hand or ["R1"])},
+            {"type": "draw", "player": name},
+            {"type": "pass", "player": name},
+        ]
+    top = g._pile[-1] if g._pile else "R1"
+    who = turn or players[0]
+    variants += [{"type": "play", "player": who, "card": card} for card in hand]
+    variants += [
+        {"type": "play", "player": who, "card": card}
+        for card in ("R1", "G7", "BS", "YD", "BV", "W", "W4", "XX", 7, None, ["R1"])
+    ]
+    variants += [
+        {"type": "draw", "player": who, "cards": cards}
+        for cards in ([top], ["R1"], [top, top], [], None, top, [7], "R1")
+    ]
+    variants += [
+        {"type": "draw", "player": who, "card": top},
+        {"type": "pass", "player": who, "cards": [top]},
+        {"type": "play", "player": who, "card": rng.choice(hand or ["R1"]), "uno": True},
+        {"type": "play", "player": 3, "card": "R1"},
+        {"player": who, "card": "R1", "x": 1},
+    ]
+    return variants
+
+
+def test_the_inline_usual_events_judge_as_the_handlers(logs):
+    """``_run`` applies the usual play, draw and pass inline; the handlers judge every
+    event. At many points of many games (with and without the seed), the log's next
+    event and the variants of it a scorekeeper might send give the same state or the
+    same refusal both ways; so do whole corrupted logs."""
+    rng = random.Random(5)
+    checked = refused = 0
+    for k, log in enumerate(logs[::40]):
+        events = without_seed(log) if k % 3 == 0 else log
+        for cut in sorted(rng.sample(range(2, len(events)), min(8, len(events) - 2))):
+            g = engine.replay(events[:cut])
+            for variant in _next_event_variants(g, events[cut], rng):
+
+                def push(variant=variant, g=g):
+                    h = g.copy()
+                    h.push(copy.deepcopy(variant))
+                    return h
+
+                inline, handlers = _both_ways(push)
+                assert inline == handlers, (cut, variant)
+                checked += 1
+                refused += inline[0] == "refused"
+    for _ in range(200):
+        bad = _corrupt(logs[rng.randrange(len(logs))], rng)
+        inline, handlers = _both_ways(lambda bad=bad: engine.replay(bad))
+        assert inline == handlers
+    assert checked > 3000 and refused > checked // 2

@@ -161,6 +161,9 @@ class UnoGame(Game):
     kind = "uno"
     title = "UNO"
     min_players = 2
+    #: Whether :meth:`_run` applies the usual play, draw and pass inline (the tests turn
+    #: it off to compare with the handlers alone).
+    _INLINE = True
     max_players = 10
     #: Its own event types (``end`` and ``correction`` are the base class's).
     event_types = frozenset(_KEYS) - {"end"}
@@ -317,17 +320,102 @@ class UnoGame(Game):
         then the event type's handler (``_on_<type>``, given that seat), which states
         its rules and returns the seat that may be caught next.
 
-        Speed (``bench/bench_uno.py``): the usual event passes the shared checks in one
-        condition, and the player to move in another, without a call (the call is made
-        only to find the refusal); one lookup an event finds the type's fields, handler
-        and whether the player to move sends it (:data:`_PLAYED_TYPES`); the fields are
-        read by subscript (a missing one is the rare case: a ``KeyError`` caught costs
-        nothing until it happens, a ``get`` is a method call every time)."""
+        Speed (``bench/bench_uno.py``): nine events in ten are one of three usual
+        events, which a clearly marked inline block recognises by their shape and
+        applies when every check passes, as TOCK's ``_run`` does: a ``play`` of exactly
+        ``type``, ``player`` and a coloured ``card`` that is in the hand and matches
+        (:data:`_MATCHING`, the matching rule's table, which ``_on_play`` reads too); a
+        ``draw`` of one card in the own turn from a seeded pile (naming it or not); a
+        ``pass`` after drawing; each by the player to move, in a game in progress with
+        nobody caught. It gives the state the handler gives; anything else, and every
+        refusal, falls through to the shared checks and the handler, so each refusal
+        has one place (``test_the_inline_usual_events_judge_as_the_handlers`` compares
+        both ways, event by event, over many games and their corruptions). On that
+        path the usual event passes the shared checks in one condition, and the player
+        to move in another, without a call (the call is made only to find the
+        refusal); one lookup an event finds the type's fields, handler and whether the
+        player to move sends it (:data:`_PLAYED_TYPES`); the fields are read by
+        subscript (a missing one is the rare case: a ``KeyError`` caught costs nothing
+        until it happens, a ``get`` is a method call every time)."""
         table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         names = self._names
         sheet = self.sheet
         running = IN_PROGRESS
+        inline = self._INLINE and not sheet
+        n = self._n
         for event in events:
+            # -- the usual events, inline (the hot path: see the docstring) -------------
+            if inline and type(event) is dict and self._catch_draw is None:
+                size = len(event)
+                try:
+                    kind, name = event["type"], event["player"]
+                except KeyError:
+                    kind = name = None
+                p = self._active
+                if (
+                    (size == 3 or size == 2)
+                    and p is not None
+                    and type(name) is str
+                    and name == names[p]
+                    and self._status == running
+                ):  # no other field (the third is the type's), by the player to move
+                    if kind == "play":  # a coloured card of the hand that matches
+                        try:
+                            card, value, colour, number = _CARDS[event["card"]]
+                        except (KeyError, TypeError):
+                            value = None  # (no card, or not a card code: _on_play says)
+                        if value is not None:
+                            phase = self._phase
+                            hand = self._hands[p]
+                            discard = self._discard
+                            if (
+                                (phase == TURN or (phase == DRAWN and card == self._drawn))
+                                and card in _MATCHING[self._color][discard[-1]]
+                                and card in hand
+                            ):
+                                hand.remove(card)
+                                discard.append(card)
+                                self._drawn = None
+                                self._color = colour
+                                self._named_by = None
+                                left = len(hand)
+                                if number and left:  # the turn passes on, one seat
+                                    self._phase = TURN
+                                    self._active = (p + self._direction) % n
+                                    self._catchable = p if left == 1 else None  # (no UNO call)
+                                else:
+                                    self._catchable = self._after_play(
+                                        p, card, value, hand, False, True
+                                    )
+                                self._events += 1
+                                continue
+                    elif kind == "draw":  # in the own turn, one card from a seeded pile
+                        pile = self._pile
+                        if self._phase == TURN and pile:
+                            card = pile[-1]
+                            given = event.get("cards") if size == 3 else None
+                            if size == 2 or (
+                                type(given) is list
+                                and len(given) == 1
+                                and given[0] == card
+                                and type(given[0]) is str
+                            ):
+                                pile.pop()
+                                self._hands[p].append(card)
+                                self._named_by = [card]
+                                self._phase, self._drawn = DRAWN, card
+                                self._catchable = None
+                                self._events += 1
+                                continue
+                    elif kind == "pass" and size == 2 and self._phase == DRAWN:
+                        self._drawn = None
+                        self._phase = TURN
+                        self._active = (p + self._direction) % n
+                        self._named_by = None
+                        self._catchable = None
+                        self._events += 1
+                        continue
+            # -- every event: the shared checks, then the type's handler ----------------
             try:
                 kind = event["type"] if type(event) is dict else None
                 entry = table[kind] if type(kind) is str else None
