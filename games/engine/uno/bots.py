@@ -25,7 +25,7 @@ from ..base import IN_PROGRESS
 from ..common import bot_players, choice
 from ..errors import InvalidEvent, shown
 from .cards import COLOR_OF, COLORS, DECKS
-from .game import _NOTHING_NAMED, COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
+from .game import COLOR, DRAWN, FACING_W4, IDLE, PENALTY, TURN, UnoGame
 
 MAX_EVENTS = 200_000
 #: The wild cards (no colour), which the bots keep for later when they can.
@@ -108,7 +108,6 @@ def _moves(
     names = g.players
     random = rng.random
     playable = g.playable
-    nothing = _NOTHING_NAMED
     event: dict[str, Any]
     while g._status == IN_PROGRESS:
         phase = g._phase
@@ -175,9 +174,8 @@ def _moves(
                     event["uno"] = True
         yield event  # applied and counted when the generator resumes
         log.append(event)
-        named = g._named  # the cards the push named (a seeded deal's, draw's or swap's)
-        if named is not nothing:
-            event.update(named)
+        if g._named_by is not None:  # the push named cards (a seeded deal, draw or swap)
+            event.update(g._named)
 
 
 def _best_color(hand: list[str], rng: random.Random) -> str:
