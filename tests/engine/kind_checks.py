@@ -110,3 +110,18 @@ def check_adjudicated_end(g: engine.Game) -> None:
         "referee": "r",
         "placements_given": True,
     }
+
+
+def both_ways(game_class: type[Any], run: Callable[[], Any]) -> list[tuple[str, Any]]:
+    """``run()`` with ``game_class._run``'s inline usual events on and with the handlers
+    alone (``_INLINE`` off): ``("ok", state)`` or ``("refused", message)`` each."""
+    outcomes = []
+    for inline in (True, False):
+        game_class._INLINE = inline
+        try:
+            outcomes.append(("ok", run().to_state()))
+        except engine.EngineError as exc:
+            outcomes.append(("refused", str(exc)))
+        finally:
+            game_class._INLINE = True
+    return outcomes

@@ -20,7 +20,9 @@ from hypothesis import strategies as st
 import games.engine as engine
 from games.engine.casino.bots import simulate_game
 from games.engine.casino.cards import CANONICAL
+from games.engine.casino.game import CasinoGame
 from tests.engine.kind_checks import (
+    both_ways,
     check_corrupted_logs,
     check_garbage_events,
     check_garbage_text,
@@ -265,3 +267,70 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
     else:
         log = _short_game(cut % 5)[: cut + 2]
     check_garbage_events(engine.replay(log), garbage)
+
+
+def _next_event_variants(g, event, rng):
+    """``event`` (the log's next one) and the plays a scorekeeper might send instead
+    that look like the inline shapes: a trail or a one-card capture of each card in
+    hand, by the player to move and by another; captures of a loose card, of one not
+    loose, of a build, of two items, of garbage."""
+    players = list(g.players)
+    who = g.turn or players[0]
+    hand = g.hand_of(who) or ["5H"]
+    loose = list(g._loose) or ["5D"]
+    builds = [b["id"] for b in g._builds] or ["b1"]
+    variants = [dict(event)]
+    for name in players:
+        variants += [
+            {"type": "trail", "player": name, "card": rng.choice(hand)},
+            {"type": "capture", "player": name, "card": rng.choice(hand), "take": [loose[:1]]},
+        ]
+    for card in hand:
+        variants.append({"type": "trail", "player": who, "card": card})
+        variants += [
+            {"type": "capture", "player": who, "card": card, "take": [[other]]} for other in loose
+        ]
+    card = rng.choice(hand)
+    variants += [
+        {"type": "capture", "player": who, "card": card, "take": take}
+        for take in (
+            [["AS"]], [["KD"]], [[builds[0]]], [builds[0]], [loose[:1], loose[:1]],
+            [loose[:2]], [loose[:1], [builds[0]]], [], None, "5H", [[7]], [["5H", 7]], [[]],
+        )
+    ]  # fmt: skip
+    variants += [
+        {"type": "capture", "player": who, "card": card, "take": [loose[:1]], "x": 1},
+        {"type": "trail", "player": who, "card": card, "take": [loose[:1]]},
+        {"type": "trail", "player": who, "card": "XX"},
+        {"type": "trail", "player": 3, "card": card},
+    ]
+    return variants
+
+
+def test_the_inline_usual_plays_judge_as_the_handlers(logs):
+    """``_run`` applies the usual trail and one-card capture inline; the handlers judge
+    every play. At many points of many games (with and without the seed), the log's
+    next event and the variants of it a scorekeeper might send give the same state or
+    the same refusal both ways; so do whole corrupted logs."""
+    rng = random.Random(5)
+    checked = refused = 0
+    for k, log in enumerate(logs[::40]):
+        events = without_seed(log) if k % 3 == 0 else log
+        for cut in sorted(rng.sample(range(2, len(events)), min(8, len(events) - 2))):
+            g = engine.replay(events[:cut])
+            for variant in _next_event_variants(g, events[cut], rng):
+
+                def push(variant=variant, g=g):
+                    h = g.copy()
+                    h.push(copy.deepcopy(variant))
+                    return h
+
+                inline, handlers = both_ways(CasinoGame, push)
+                assert inline == handlers, (cut, variant)
+                checked += 1
+                refused += inline[0] == "refused"
+    for _ in range(200):
+        bad = _corrupt(logs[rng.randrange(len(logs))], rng)
+        inline, handlers = both_ways(CasinoGame, lambda bad=bad: engine.replay(bad))
+        assert inline == handlers
+    assert checked > 3000 and refused > checked // 2

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 import games.engine as engine
 from games.engine.uno.cards import DECK_COUNTS, POINTS
+from games.engine.uno.game import UnoGame
 from tests.engine.kind_checks import (
+    both_ways,
     check_corrupted_logs,
     check_garbage_events,
     check_garbage_text,
@@ -217,23 +219,6 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
     check_garbage_events(engine.replay(log), garbage)
 
 
-def _both_ways(run):
-    """``run()`` with the usual play, draw and pass applied inline by ``_run`` and with
-    the handlers alone: ``("ok", state)`` or ``("refused", message)`` each."""
-    from games.engine.uno.game import UnoGame
-
-    outcomes = []
-    for inline in (True, False):
-        UnoGame._INLINE = inline
-        try:
-            outcomes.append(("ok", run().to_state()))
-        except engine.EngineError as exc:
-            outcomes.append(("refused", str(exc)))
-        finally:
-            UnoGame._INLINE = True
-    return outcomes
-
-
 def _next_event_variants(g, event, rng):
     """``event`` (the log's next one) and the events a scorekeeper might send instead
     that look like the inline shapes: another player; each card of the hand, one not in
@@ -287,12 +272,12 @@ def test_the_inline_usual_events_judge_as_the_handlers(logs):
                     h.push(copy.deepcopy(variant))
                     return h
 
-                inline, handlers = _both_ways(push)
+                inline, handlers = both_ways(UnoGame, push)
                 assert inline == handlers, (cut, variant)
                 checked += 1
                 refused += inline[0] == "refused"
     for _ in range(200):
         bad = _corrupt(logs[rng.randrange(len(logs))], rng)
-        inline, handlers = _both_ways(lambda bad=bad: engine.replay(bad))
+        inline, handlers = both_ways(UnoGame, lambda bad=bad: engine.replay(bad))
         assert inline == handlers
     assert checked > 3000 and refused > checked // 2

@@ -160,6 +160,9 @@ class CasinoGame(Game):
     title = "Casino"
     min_players = 2
     max_players = 4
+    #: Whether :meth:`_run` applies the usual trail and capture inline (the tests turn
+    #: it off to compare with the handlers alone).
+    _INLINE = True
     #: Its own event types (``end`` and ``correction`` are the base class's).
     event_types = frozenset(_KEYS) - {"end"}
 
@@ -290,7 +293,14 @@ class CasinoGame(Game):
         is the rare case: a ``KeyError`` caught costs nothing until it happens, a
         ``get`` is a method call every time); the count and the hands are locals (the
         count is stored back whatever happens, the hands re-read after any event but a
-        play, which changes a hand in place)."""
+        play, which changes a hand in place). Four plays in five are a trail or a
+        capture of one loose card, which a clearly marked inline block applies when
+        every check passes, as TOCK's and UNO's ``_run`` do: a trail by a player who
+        made no build in their last turn (:meth:`_on_trail`'s one refusal), a capture
+        whose ``take`` is one loose card of the card's value (a face card: of its rank).
+        It gives the state the handler gives; any other play, and every refusal, goes
+        to the handler (``test_the_inline_usual_plays_judge_as_the_handlers`` compares
+        both ways, play by play, over many games and their corruptions)."""
         table = _SHEET_TYPES if self.sheet else _PLAYED_TYPES  # the types this game takes
         playing = PLAY
         names = self._names
@@ -299,6 +309,7 @@ class CasinoGame(Game):
         running = IN_PROGRESS
         hands = self._hands
         count = self._events
+        inline = self._INLINE
         try:
             for event in events:
                 try:
@@ -345,11 +356,33 @@ class CasinoGame(Game):
                     # round from the dealer's left, who got as many cards as everybody, so
                     # every hand is empty once the next player's is.
                     del hand[at]
-                    try:
-                        made = handler(self, event, p, card)
-                    except BaseException:
-                        hand.insert(at, card)  # refused: nothing of the event changes
-                        raise
+                    # -- the usual trail and capture, inline (see the docstring) --------
+                    if not inline:
+                        made = self._handle_play(handler, event, p, card, hand, at)
+                    elif kind == "trail" and self._made[p] is None:
+                        self._loose.append(card)  # (no build of p's last turn to keep)
+                        made = None
+                    elif (
+                        kind == "capture"
+                        and type(take := event.get("take")) is list
+                        and len(take) == 1
+                        and type(item := take[0]) is list
+                        and len(item) == 1
+                        and (other := item[0]) in (loose := self._loose)
+                        and (
+                            VALUE_OF[other] == value
+                            if (value := VALUE_OF[card]) is not None
+                            else RANK_OF[other] == RANK_OF[card]
+                        )
+                    ):  # one loose card of the card's value (a face card: of its rank)
+                        loose.remove(other)
+                        pile = self._captured[p]
+                        pile.append(card)
+                        pile.append(other)
+                        self._last_capture = p
+                        made = None
+                    else:
+                        made = self._handle_play(handler, event, p, card, hand, at)
                     self._made[p] = made
                     q = (p + 1) % n
                     if hands[q]:
@@ -364,6 +397,18 @@ class CasinoGame(Game):
                 count += 1
         finally:
             self._events = count
+
+    def _handle_play(
+        self, handler: Any, event: dict[str, Any], p: int, card: str, hand: list[str], at: int
+    ) -> str | None:
+        """A play's own effect (its type's handler, given the player and the card, which
+        has left ``hand`` from place ``at``): the build made, if any. A refused play
+        puts the card back where it was: nothing of the event changes."""
+        try:
+            return handler(self, event, p, card)
+        except BaseException:
+            hand.insert(at, card)
+            raise
 
     # ------------------------------------------------------------------ deal
     def _hands_field(self, value: object) -> list[list[str]]:
