@@ -240,14 +240,24 @@ def _next_event_variants(g, event, rng):
         {"type": "play", "player": who, "card": card}
         for card in ("R1", "G7", "BS", "YD", "BV", "W", "W4", "XX", 7, None, ["R1"])
     ]
+    pile = g._pile or []
     variants += [
         {"type": "draw", "player": who, "cards": cards}
         for cards in ([top], ["R1"], [top, top], [], None, top, [7], "R1")
     ]
+    variants += [  # the next k cards (a penalty's), and them in another order
+        {"type": "draw", "player": who, "cards": cards}
+        for k in (2, 4, 6)
+        for cards in (pile[: -k - 1 : -1], pile[-k:])
+    ]
     variants += [
         {"type": "draw", "player": who, "card": top},
         {"type": "pass", "player": who, "cards": [top]},
-        {"type": "play", "player": who, "card": rng.choice(hand or ["R1"]), "uno": True},
+        *(
+            {"type": "play", "player": who, "card": card, "uno": uno}
+            for card in hand
+            for uno in (True, False, 1)
+        ),
         {"type": "play", "player": 3, "card": "R1"},
         {"player": who, "card": "R1", "x": 1},
     ]

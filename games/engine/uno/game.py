@@ -324,8 +324,10 @@ class UnoGame(Game):
         events, which a clearly marked inline block recognises by their shape and
         applies when every check passes, as TOCK's ``_run`` does: a ``play`` of exactly
         ``type``, ``player`` and a coloured ``card`` that is in the hand and matches
-        (:data:`_MATCHING`, the matching rule's table, which ``_on_play`` reads too); a
-        ``draw`` of one card in the own turn from a seeded pile (naming it or not); a
+        (:data:`_MATCHING`, the matching rule's table, which ``_on_play`` reads too),
+        and maybe ``uno``; a ``draw`` from a seeded pile that holds the cards (named or
+        not) of one card in the own turn, or of a penalty after which the turn passes
+        on (a Wild Draw Four's four, a Draw Two's two, a failed challenge's six); a
         ``pass`` after drawing; each by the player to move, in a game in progress with
         nobody caught. It gives the state the handler gives; anything else, and every
         refusal, falls through to the shared checks and the handler, so each refusal
@@ -353,13 +355,15 @@ class UnoGame(Game):
                     kind = name = None
                 p = self._active
                 if (
-                    (size == 3 or size == 2)
+                    2 <= size <= 4
                     and p is not None
                     and type(name) is str
                     and name == names[p]
                     and self._status == running
-                ):  # no other field (the third is the type's), by the player to move
-                    if kind == "play":  # a coloured card of the hand that matches
+                ):  # by the player to move; the fields are checked below, type by type
+                    if kind == "play" and (
+                        size == 3 or (size == 4 and type(event.get("uno")) is bool)
+                    ):  # a coloured card of the hand that matches, with or without UNO
                         try:
                             card, value, colour, number = _CARDS[event["card"]]
                         except (KeyError, TypeError):
@@ -379,19 +383,21 @@ class UnoGame(Game):
                                 self._color = colour
                                 self._named_by = None
                                 left = len(hand)
+                                uno = size == 4 and event["uno"]
                                 if number and left:  # the turn passes on, one seat
                                     self._phase = TURN
                                     self._active = (p + self._direction) % n
-                                    self._catchable = p if left == 1 else None  # (no UNO call)
+                                    self._catchable = p if left == 1 and not uno else None
                                 else:
                                     self._catchable = self._after_play(
-                                        p, card, value, hand, False, True
+                                        p, card, value, hand, uno, True
                                     )
                                 self._events += 1
                                 continue
-                    elif kind == "draw":  # in the own turn, one card from a seeded pile
+                    elif kind == "draw" and size <= 3:  # from a seeded pile, as it is
                         pile = self._pile
-                        if self._phase == TURN and pile:
+                        phase = self._phase
+                        if phase == TURN and pile:  # one card in the own turn
                             card = pile[-1]
                             given = event.get("cards") if size == 3 else None
                             if size == 2 or (
@@ -404,6 +410,28 @@ class UnoGame(Game):
                                 self._hands[p].append(card)
                                 self._named_by = [card]
                                 self._phase, self._drawn = DRAWN, card
+                                self._catchable = None
+                                self._events += 1
+                                continue
+                        elif pile is not None and (
+                            phase == FACING_W4 or (phase == PENALTY and self._after == NEXT)
+                        ):  # a penalty after which the turn passes on: four, or _need
+                            need = 4 if phase == FACING_W4 else self._need
+                            drawn = pile[: -need - 1 : -1]  # (the last need, last first)
+                            given = event.get("cards") if size == 3 else None
+                            if len(drawn) == need and (
+                                size == 2
+                                or (
+                                    type(given) is list
+                                    and given == drawn
+                                    and _STR.issuperset(map(type, given))
+                                )
+                            ):
+                                del pile[-need:]
+                                self._hands[p] += drawn
+                                self._named_by = drawn
+                                self._phase = TURN
+                                self._active = (p + self._direction) % n
                                 self._catchable = None
                                 self._events += 1
                                 continue
