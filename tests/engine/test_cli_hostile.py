@@ -83,3 +83,22 @@ def test_brackets_inside_strings_do_not_hide_or_fake_nesting():
         assert exc.line == 2
     else:
         raise AssertionError("a deep event hidden by closing brackets in a string was accepted")
+
+
+def test_wide_lines_pass_and_deep_ones_are_found_after_brackets_in_strings():
+    # A line with MAX_DEPTH openers side by side (like a four-player deal) is judged by
+    # its outline, found from the openers before it; a line whose strings hold brackets
+    # throws that count off, and the lines after it are still judged right.
+    odd = {"type": "pass", "player": "ana", "_note": "[[[[{{{{ ]]"}
+    wide = {"type": "pass", "player": "ana", "_x": {k: [1] for k in "abcdef"}}
+    deep = {"type": "pass", "player": "ana", "_x": _nested(MAX_DEPTH)}
+    for before in ([], [odd], [odd, wide]):
+        events = [START, *before, wide, wide]
+        text = "\n".join(json.dumps(e) for e in events) + "\n"
+        assert len(engine.parse_log(text)) == len(events)
+        try:
+            engine.parse_log(text + json.dumps(deep) + "\n")
+        except engine.LogError as exc:
+            assert exc.line == len(events) + 1 and "nested too deeply" in str(exc)
+        else:
+            raise AssertionError("a deep event after wide lines was accepted")

@@ -122,6 +122,12 @@ def deals_per_round(players: int) -> int:
     return (DECK_SIZE - CENTER_SIZE) // (HAND_SIZE * players)
 
 
+def _unique_top(values: list[int]) -> int | None:
+    """The seat with the highest value, or ``None`` when two or more share it."""
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
 def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
     """Each seat's points for one round from the cards it captured: most cards 3, most
     spades 1 (a tie for the most gives nobody the point), big casino ``10D`` 2, little
@@ -133,11 +139,7 @@ def score_round(captured: list[list[str]]) -> list[dict[str, int]]:
     piles = [set(c) for c in captured]
     spades = [len(_SPADES & c) for c in piles]
 
-    def unique_top(values: list[int]) -> int | None:
-        best = max(values)
-        return values.index(best) if values.count(best) == 1 else None
-
-    most_cards, most_spades = unique_top(counts), unique_top(spades)
+    most_cards, most_spades = _unique_top(counts), _unique_top(spades)
     rows = []
     for p, cards in enumerate(piles):
         row = {
@@ -305,6 +307,7 @@ class CasinoGame(Game):
         playing = PLAY
         names = self._names
         n = self._n
+        left_of = [*range(1, n), 0]  # each seat's left: a lookup a play, not (p + 1) % n
         sheet = self.sheet
         running = IN_PROGRESS
         hands = self._hands
@@ -384,7 +387,7 @@ class CasinoGame(Game):
                     else:
                         made = self._handle_play(handler, event, p, card, hand, at)
                     self._made[p] = made
-                    q = (p + 1) % n
+                    q = left_of[p]
                     if hands[q]:
                         self._active = q
                     else:
@@ -606,7 +609,10 @@ class CasinoGame(Game):
         build of that value; items are disjoint, at least one. A face card takes exactly
         one loose card of its own rank. (The card has left the hand, and the turn passes,
         in ``_run``; returns ``None``: no build made.)"""
-        take = event.get("take")
+        try:  # (no method call: "take" is there, refused just below when it is not)
+            take = event["take"]
+        except KeyError:
+            take = None
         if not isinstance(take, list) or not take:
             raise InvalidEvent(
                 "'take' must be a non-empty list of items: lists of loose center cards "
