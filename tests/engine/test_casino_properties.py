@@ -271,9 +271,9 @@ def test_garbage_events_never_give_a_traceback(garbage, cut, sheet):
 
 def _next_event_variants(g, event, rng):
     """``event`` (the log's next one) and the plays a scorekeeper might send instead
-    that look like the inline shapes: a trail or a one-card capture of each card in
-    hand, by the player to move and by another; captures of a loose card, of one not
-    loose, of a build, of two items, of garbage."""
+    that look like the inline shapes: a trail, a capture of one loose card and one of
+    each build with each card in hand, by the player to move and by another; captures
+    of a card not loose, of a build that is not there, of two items, of garbage."""
     players = list(g.players)
     who = g.turn or players[0]
     hand = g.hand_of(who) or ["5H"]
@@ -288,7 +288,8 @@ def _next_event_variants(g, event, rng):
     for card in hand:
         variants.append({"type": "trail", "player": who, "card": card})
         variants += [
-            {"type": "capture", "player": who, "card": card, "take": [[other]]} for other in loose
+            {"type": "capture", "player": who, "card": card, "take": take}
+            for take in [[[other]] for other in loose] + [[bid] for bid in builds]
         ]
     card = rng.choice(hand)
     variants += [
@@ -308,10 +309,11 @@ def _next_event_variants(g, event, rng):
 
 
 def test_the_inline_usual_plays_judge_as_the_handlers(logs):
-    """``_run`` applies the usual trail and one-card capture inline; the handlers judge
-    every play. At many points of many games (with and without the seed), the log's
-    next event and the variants of it a scorekeeper might send give the same state or
-    the same refusal both ways; so do whole corrupted logs."""
+    """``_run`` applies the usual trail and a capture of one loose card or one build
+    inline; the handlers judge every play. At many points of many games (with and
+    without the seed), the log's next event and the variants of it a scorekeeper might
+    send give the same state or the same refusal both ways; so do whole corrupted
+    logs."""
     rng = random.Random(5)
     checked = refused = 0
     for k, log in enumerate(logs[::40]):

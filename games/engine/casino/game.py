@@ -299,7 +299,8 @@ class CasinoGame(Game):
         capture of one loose card, which a clearly marked inline block applies when
         every check passes, as TOCK's and UNO's ``_run`` do: a trail by a player who
         made no build in their last turn (:meth:`_on_trail`'s one refusal), a capture
-        whose ``take`` is one loose card of the card's value (a face card: of its rank).
+        whose ``take`` is one loose card of the card's value (a face card: of its rank)
+        or one build of that value.
         It gives the state the handler gives; any other play, and every refusal, goes
         to the handler (``test_the_inline_usual_plays_judge_as_the_handlers`` compares
         both ways, play by play, over many games and their corruptions)."""
@@ -382,6 +383,20 @@ class CasinoGame(Game):
                         pile = self._captured[p]
                         pile.append(card)
                         pile.append(other)
+                        self._last_capture = p
+                        made = None
+                    elif (
+                        kind == "capture"
+                        and type(take) is list  # (read above: the same capture)
+                        and len(take) == 1
+                        and type(bid := take[0]) is str
+                        and (build := self._build_named(bid)) is not None
+                        and build["value"] == VALUE_OF[card]
+                    ):  # one build of the card's value (a face card has none)
+                        pile = self._captured[p]
+                        pile.append(card)
+                        pile += build["cards"]
+                        self._builds = [b for b in self._builds if b is not build]
                         self._last_capture = p
                         made = None
                     else:
@@ -551,10 +566,17 @@ class CasinoGame(Game):
         return p, card
 
     def _build_by_id(self, bid: str) -> dict[str, Any]:
+        b = self._build_named(bid)
+        if b is None:
+            raise IllegalMove(f"there is no build {bid} in the center")
+        return b
+
+    def _build_named(self, bid: object) -> dict[str, Any] | None:
+        """The build in the center whose id is ``bid``, or ``None``."""
         for b in self._builds:
             if b["id"] == bid:
                 return b
-        raise IllegalMove(f"there is no build {bid} in the center")
+        return None
 
     def _item_value(self, item: str, loose: list[str], used: list[str], card: str) -> int:
         """The value of one named item (a loose card code or a build id, or in a call
