@@ -790,15 +790,24 @@ class CasinoGame(Game):
         become one new build whose value, 2 to 10, is their sum; the player must still
         hold a card of that value. Returns the new build's id."""
         items = self._item_list(event.get("with"), "with")
-        value = self._value_field(event, 2)
-        own = self._own_value(card, "build")
+        value = event.get("value")
+        if type(value) is not int or not 2 <= value <= 10:  # (the usual value, no call)
+            value = self._value_field(event, 2)
+        own = VALUE_OF[card]
+        if own is None:
+            own = self._own_value(card, "build")  # (refused)
         if card in items:
             raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
         loose = self._loose
         used: list[str] = []
         total = own
         for item in items:
-            total += self._item_value(item, loose, used, card)
+            # (the usual item, a loose number card named once: _item_value's answer, no call)
+            if item in loose and item not in used and (v := VALUE_OF[item]) is not None:
+                used.append(item)
+                total += v
+            else:
+                total += self._item_value(item, loose, used, card)
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         self._check_holds_after(p, card, value, "build")
@@ -817,8 +826,11 @@ class CasinoGame(Game):
             )
         for k, group in enumerate(groups):
             self._item_list(group, f"groups[{k}]")
-        value = self._value_field(event, 1)
-        self._own_value(card, "call")
+        value = event.get("value")
+        if type(value) is not int or not 1 <= value <= 10:  # (the usual value, no call)
+            value = self._value_field(event, 1)
+        if VALUE_OF[card] is None:
+            self._own_value(card, "call")  # (refused)
         holding = [k for k, g in enumerate(groups) if card in g]
         if len(holding) != 1 or groups[holding[0]].count(card) != 1:
             raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
@@ -827,7 +839,12 @@ class CasinoGame(Game):
         for group in groups:
             total = 0
             for item in group:
-                total += self._item_value(item, loose, used, card)
+                # (the usual item, a loose number card named once: as in _on_build)
+                if item in loose and item not in used and (v := VALUE_OF[item]) is not None:
+                    used.append(item)
+                    total += v
+                else:
+                    total += self._item_value(item, loose, used, card)
             if total != value:
                 raise IllegalMove(
                     f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
