@@ -161,10 +161,10 @@ class UnoGame(Game):
     kind = "uno"
     title = "UNO"
     min_players = 2
+    max_players = 10
     #: Whether :meth:`_run` applies the usual play, draw and pass inline (the tests turn
     #: it off to compare with the handlers alone).
     _INLINE = True
-    max_players = 10
     #: Its own event types (``end`` and ``correction`` are the base class's).
     event_types = frozenset(_KEYS) - {"end"}
 
@@ -397,6 +397,9 @@ class UnoGame(Game):
                     elif kind == "draw" and size <= 3:  # from a seeded pile, as it is
                         pile = self._pile
                         phase = self._phase
+                        # (one card in the own turn, a third of all events, by itself: a
+                        # pop and a comparison; the same as the penalty's slices below,
+                        # which cost it 10% of the two-player benchmark's replay)
                         if phase == TURN and pile:  # one card in the own turn
                             card = pile[-1]
                             given = event.get("cards") if size == 3 else None
