@@ -366,38 +366,7 @@ class CasinoGame(Game):
                     elif kind == "trail" and self._made[p] is None:
                         self._loose.append(card)  # (no build of p's last turn to keep)
                         made = None
-                    elif (
-                        kind == "capture"
-                        and type(take := event.get("take")) is list
-                        and len(take) == 1
-                        and type(item := take[0]) is list
-                        and len(item) == 1
-                        and (other := item[0]) in (loose := self._loose)
-                        and (
-                            VALUE_OF[other] == value
-                            if (value := VALUE_OF[card]) is not None
-                            else RANK_OF[other] == RANK_OF[card]
-                        )
-                    ):  # one loose card of the card's value (a face card: of its rank)
-                        loose.remove(other)
-                        pile = self._captured[p]
-                        pile.append(card)
-                        pile.append(other)
-                        self._last_capture = p
-                        made = None
-                    elif (
-                        kind == "capture"
-                        and type(take) is list  # (read above: the same capture)
-                        and len(take) == 1
-                        and type(bid := take[0]) is str
-                        and (build := self._build_named(bid)) is not None
-                        and build["value"] == VALUE_OF[card]
-                    ):  # one build of the card's value (a face card has none)
-                        pile = self._captured[p]
-                        pile.append(card)
-                        pile += build["cards"]
-                        self._builds = [b for b in self._builds if b is not build]
-                        self._last_capture = p
+                    elif kind == "capture" and self._usual_capture(event.get("take"), p, card):
                         made = None
                     else:
                         made = self._handle_play(handler, event, p, card, hand, at)
@@ -415,6 +384,39 @@ class CasinoGame(Game):
                 count += 1
         finally:
             self._events = count
+
+    def _usual_capture(self, take: object, p: int, card: str) -> bool:
+        """Apply the usual capture by ``p`` with ``card`` (it has left the hand), and
+        say so: ``take`` is one loose card of the card's value (a face card: of its
+        rank), or one build of that value (a face card has none). Anything else
+        changes nothing and answers ``False``, for :meth:`_on_capture` to judge; for
+        these two it gives the same state."""
+        if type(take) is not list or len(take) != 1:
+            return False
+        item = take[0]
+        value = VALUE_OF[card]
+        if type(item) is list:
+            if len(item) != 1:
+                return False
+            other = item[0]
+            loose = self._loose
+            if other not in loose or (
+                VALUE_OF[other] != value if value is not None else RANK_OF[other] != RANK_OF[card]
+            ):
+                return False
+            loose.remove(other)
+            taken = [other]
+        else:
+            build = self._build_named(item)
+            if build is None or build["value"] != value:
+                return False
+            self._builds = [b for b in self._builds if b is not build]
+            taken = build["cards"]
+        pile = self._captured[p]
+        pile.append(card)
+        pile += taken
+        self._last_capture = p
+        return True
 
     def _handle_play(
         self, handler: Any, event: dict[str, Any], p: int, card: str, hand: list[str], at: int
@@ -609,6 +611,19 @@ class CasinoGame(Game):
         used.append(item)
         return value
 
+    def _items_value(self, items: list[str], loose: list[str], used: list[str], card: str) -> int:
+        """The sum of :meth:`_item_value` over ``items``, in order (a build's ``with``,
+        a call's group). The usual item, a loose number card not named before, is
+        summed here without a call: the answer :meth:`_item_value` gives it."""
+        total = 0
+        for item in items:
+            if item in loose and item not in used and (v := VALUE_OF[item]) is not None:
+                used.append(item)
+                total += v
+            else:
+                total += self._item_value(item, loose, used, card)
+        return total
+
     @staticmethod
     def _item_list(value: object, field: str) -> list[str]:
         if not isinstance(value, list) or not value:
@@ -800,14 +815,7 @@ class CasinoGame(Game):
             raise IllegalMove(f"{card} is the card played: 'with' lists only center items")
         loose = self._loose
         used: list[str] = []
-        total = own
-        for item in items:
-            # (the usual item, a loose number card named once: _item_value's answer, no call)
-            if item in loose and item not in used and (v := VALUE_OF[item]) is not None:
-                used.append(item)
-                total += v
-            else:
-                total += self._item_value(item, loose, used, card)
+        total = own + self._items_value(items, loose, used, card)
         if total != value:
             raise IllegalMove(f"{card} with {fmt_cards(items)} adds up to {total}, not {value}")
         self._check_holds_after(p, card, value, "build")
@@ -826,25 +834,15 @@ class CasinoGame(Game):
             )
         for k, group in enumerate(groups):
             self._item_list(group, f"groups[{k}]")
-        value = event.get("value")
-        if type(value) is not int or not 1 <= value <= 10:  # (the usual value, no call)
-            value = self._value_field(event, 1)
-        if VALUE_OF[card] is None:
-            self._own_value(card, "call")  # (refused)
+        value = self._value_field(event, 1)
+        self._own_value(card, "call")
         holding = [k for k, g in enumerate(groups) if card in g]
         if len(holding) != 1 or groups[holding[0]].count(card) != 1:
             raise IllegalMove(f"exactly one group must hold the played card {card}, written once")
         loose = self._loose
         used: list[str] = []
         for group in groups:
-            total = 0
-            for item in group:
-                # (the usual item, a loose number card named once: as in _on_build)
-                if item in loose and item not in used and (v := VALUE_OF[item]) is not None:
-                    used.append(item)
-                    total += v
-                else:
-                    total += self._item_value(item, loose, used, card)
+            total = self._items_value(group, loose, used, card)
             if total != value:
                 raise IllegalMove(
                     f"the group {'+'.join(group)} adds up to {total}, not the called {value}"
