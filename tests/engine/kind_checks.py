@@ -6,6 +6,7 @@ never a traceback; and the referee's adjudicated end."""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import Any
@@ -125,3 +126,38 @@ def both_ways(game_class: type[Any], run: Callable[[], Any]) -> list[tuple[str, 
         finally:
             game_class._INLINE = True
     return outcomes
+
+
+def check_inline_judges_as_the_handlers(
+    game_class: type[Any],
+    logs: list[list[dict]],
+    variants: Callable[[Any, dict, random.Random], list[dict]],
+    corrupt: Callable[[list[dict], random.Random], list[dict]],
+) -> None:
+    """At up to 8 points of every 40th log (every third without its seed), the log's
+    next event and its ``variants(game, event, rng)`` give the same state or the same
+    refusal with ``_run``'s inline usual events and with the handlers alone
+    (:func:`both_ways`); so do 200 whole logs made by ``corrupt``. More than 3,000
+    events are checked, more than half of them refused."""
+    rng = random.Random(5)
+    checked = refused = 0
+    for k, log in enumerate(logs[::40]):
+        events = without_seed(log) if k % 3 == 0 else log
+        for cut in sorted(rng.sample(range(2, len(events)), min(8, len(events) - 2))):
+            g = engine.replay(events[:cut])
+            for variant in variants(g, events[cut], rng):
+
+                def push(variant: dict = variant, g: Any = g) -> Any:
+                    h = g.copy()
+                    h.push(copy.deepcopy(variant))
+                    return h
+
+                inline, handlers = both_ways(game_class, push)
+                assert inline == handlers, (cut, variant)
+                checked += 1
+                refused += inline[0] == "refused"
+    for _ in range(200):
+        bad = corrupt(logs[rng.randrange(len(logs))], rng)
+        inline, handlers = both_ways(game_class, lambda bad=bad: engine.replay(bad))
+        assert inline == handlers
+    assert checked > 3000 and refused > checked // 2

@@ -20,10 +20,10 @@ import games.engine as engine
 from games.engine.uno.cards import DECK_COUNTS, POINTS
 from games.engine.uno.game import UnoGame
 from tests.engine.kind_checks import (
-    both_ways,
     check_corrupted_logs,
     check_garbage_events,
     check_garbage_text,
+    check_inline_judges_as_the_handlers,
     jsonish,
     without_seed,
 )
@@ -269,25 +269,4 @@ def test_the_inline_usual_events_judge_as_the_handlers(logs):
     event. At many points of many games (with and without the seed), the log's next
     event and the variants of it a scorekeeper might send give the same state or the
     same refusal both ways; so do whole corrupted logs."""
-    rng = random.Random(5)
-    checked = refused = 0
-    for k, log in enumerate(logs[::40]):
-        events = without_seed(log) if k % 3 == 0 else log
-        for cut in sorted(rng.sample(range(2, len(events)), min(8, len(events) - 2))):
-            g = engine.replay(events[:cut])
-            for variant in _next_event_variants(g, events[cut], rng):
-
-                def push(variant=variant, g=g):
-                    h = g.copy()
-                    h.push(copy.deepcopy(variant))
-                    return h
-
-                inline, handlers = both_ways(UnoGame, push)
-                assert inline == handlers, (cut, variant)
-                checked += 1
-                refused += inline[0] == "refused"
-    for _ in range(200):
-        bad = _corrupt(logs[rng.randrange(len(logs))], rng)
-        inline, handlers = both_ways(UnoGame, lambda bad=bad: engine.replay(bad))
-        assert inline == handlers
-    assert checked > 3000 and refused > checked // 2
+    check_inline_judges_as_the_handlers(UnoGame, logs, _next_event_variants, _corrupt)
